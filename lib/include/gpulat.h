@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * gpulat - the gpu-sched-trace core: event binding, job tracking, statistics.
+ *
+ * Every front end (libtraceevent plugins, trace-cmd gpu-latency, the KernelShark
+ * plugin) turns records into GPU jobs through this library only.
+ *
+ *   record --gpulat_binding_decode()--> struct gpulat_event
+ *          --gpulat_tracker_feed()-----> struct gpulat_job (callback, streaming)
+ *          --gpulat_stats_add()--------> per ring / process / client / device aggregates
+ *
+ * Metric definitions: ../shared/DESIGN.md and docs/truth-format.md.
+ * Every exported symbol starts with gpulat_ / GPULAT_.
+ */
+#ifndef _GPULAT_H
+#define _GPULAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct tep_handle;
+struct tep_event;
+struct tep_record;
+
+/* A stage timestamp or duration that does not exist. */
+#define GPULAT_NONE	UINT64_MAX
+
+/* ------------------------------------------------------------------------ */
+/* Eras                                                                       */
+
+/*
+ * Detected from the events present in the trace, never from a version string.
+ * The name strings are those of docs/truth-format.md ("era").
+ */
+enum gpulat_era {
+	GPULAT_ERA_NONE = 0,	/* no gpu_scheduler events at all */
+	GPULAT_ERA_PRE57,	/* 4.16-5.6: drm_sched_job, drm_sched_process_job; no run */
+	GPULAT_ERA_V57,		/* 5.7-5.18: + drm_run_job; name is a const char * */
+	GPULAT_ERA_V519,	/* 5.19-6.16: name is __data_loc char[] */
+	GPULAT_ERA_V617,	/* 6.17+: drm_sched_job_queue/run/done, fence=ctx:seqno */
+	GPULAT_ERA_AMDGPU,	/* only amdgpu_cs_ioctl / amdgpu_sched_run_job events */
+};
+
+const char *gpulat_era_name(enum gpulat_era era);
+
+/* ------------------------------------------------------------------------ */
+/* Normalized events                                                          */
+
+enum gpulat_kind {
+	GPULAT_EV_NONE = 0,
+	GPULAT_EV_QUEUE,	/* drm_sched_job (<=6.16) / drm_sched_job_queue (6.17+) */
+	GPULAT_EV_RUN,		/* drm_run_job (5.7-6.16) / drm_sched_job_run (6.17+) */
+	GPULAT_EV_DONE,		/* drm_sched_process_job (<=6.16) / drm_sched_job_done */
+	GPULAT_EV_DEP,		/* drm_sched_job_wait_dep (<=6.16) / drm_sched_job_add_dep */
+	GPULAT_EV_UNSCHED,	/* drm_sched_job_unschedulable (6.17+) */
+	GPULAT_EV_FENCE_INIT,	/* dma_fence_* (fence_* before 4.10) */
+	GPULAT_EV_FENCE_EMIT,
+	GPULAT_EV_FENCE_ENABLE,
+	GPULAT_EV_FENCE_SIGNALED,
+	GPULAT_EV_FENCE_DESTROY,
+	GPULAT_EV_FENCE_WAIT_START,
+	GPULAT_EV_FENCE_WAIT_END,
+	GPULAT_EV_AMD_CS,	/* amdgpu_cs_ioctl */
+	GPULAT_EV_AMD_RUN,	/* amdgpu_sched_run_job */
+	GPULAT_EV_AMD_IV,	/* amdgpu_iv */
+	GPULAT_EV_IRQ_ENTRY,	/* irq:irq_handler_entry */
+	GPULAT_EV_IRQ_EXIT,
+	GPULAT_EV_SOFTIRQ_ENTRY,
+	GPULAT_EV_SOFTIRQ_EXIT,
+	GPULAT_EV_SCHED_SWITCH,
+	GPULAT_EV_SCHED_WAKING,
+	GPULAT_EV_CPU_FREQ,	/* power:cpu_frequency */
+	GPULAT_EV__COUNT,
+};
+
+const char *gpulat_kind_name(enum gpulat_kind kind);
+
+/* Which optional members of struct gpulat_event are valid. */
+enum {
+	GPULAT_EVF_ID		= 1 << 0,	/* id */
+	GPULAT_EVF_FENCE_PTR	= 1 << 1,	/* fence_ptr */
+	GPULAT_EVF_FENCE	= 1 << 2,	/* ctx, seqno */
+	GPULAT_EVF_DEP_PTR	= 1 << 3,	/* dep_ptr */
+	GPULAT_EVF_DEP		= 1 << 4,	/* dep_ctx, dep_seqno */
+	GPULAT_EVF_CLIENT	= 1 << 5,	/* client_id */
+	GPULAT_EVF_COUNTS	= 1 << 6,	/* job_count, hw_job_count */
+	GPULAT_EVF_FENCE32	= 1 << 7,	/* ctx/seqno are u32-truncated (dma_fence) */
+	GPULAT_EVF_HARDIRQ	= 1 << 8,	/* common_flags: in hard IRQ */
+	GPULAT_EVF_SOFTIRQ	= 1 << 9,
+	GPULAT_EVF_RING_PTR	= 1 << 10,	/* ring is "0x..." of a const char * */
+};
+
+/**
+ * struct gpulat_event - one record, era-independent
+ *
+ * Strings are interned by the binding and stay valid until gpulat_binding_free().
+ * @dev is "" when the event carries no device (before 6.17). @ring is NULL when the
+ * event carries no ring (done events, dependencies); it is "0x%llx" of the name
+ * pointer in the const char * eras (<= 5.18), see GPULAT_EVF_RING_PTR.
+ */
+struct gpulat_event {
+	uint64_t	ts;
+	int		cpu;
+	int		pid;
+	enum gpulat_kind kind;
+	unsigned int	flags;		/* GPULAT_EVF_* */
+	const char	*dev;
+	const char	*ring;
+	const char	*comm;		/* of pid, resolved for QUEUE/AMD_CS/wait events */
+	const char	*driver;	/* dma_fence driver */
+	const char	*timeline;	/* dma_fence / amdgpu timeline */
+	uint64_t	id;		/* drm_sched job id (<= 6.16), amdgpu sched_job id */
+	uint64_t	fence_ptr;	/* finished fence pointer (<= 6.16) */
+	uint64_t	ctx;		/* fence context: the job's finished fence, or the */
+	uint64_t	seqno;		/* dma_fence event's fence */
+	uint64_t	dep_ptr;
+	uint64_t	dep_ctx;
+	uint64_t	dep_seqno;
+	uint64_t	client_id;
+	uint32_t	job_count;
+	int32_t		hw_job_count;
+	/* irq / sched / power events (GPULAT_EV_IRQ_ENTRY ... GPULAT_EV_CPU_FREQ) */
+	int		irq;		/* irq number or softirq vector */
+	int		prev_pid;	/* sched_switch */
+	int		next_pid;	/* sched_switch, sched_waking target */
+	long		prev_state;
+	uint64_t	value;		/* cpu_frequency state (kHz); its cpu_id in @irq */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Binding: tep formats -> normalized events                                  */
+
+struct gpulat_binding;
+
+/* Called once per problem (unknown layout, missing field), with a one-line message. */
+typedef void (*gpulat_warn_fn)(const char *msg, void *data);
+
+/**
+ * gpulat_binding_new - find every supported event of every era in @tep
+ * @tep: the trace's handle; must outlive the binding
+ *
+ * Fields are found by name in the trace's own format sections and cached; nothing
+ * depends on fixed offsets. An event whose layout lacks a required field is not
+ * bound, and one warning names the event and the field.
+ *
+ * Return: a binding, or NULL with errno set.
+ */
+struct gpulat_binding *gpulat_binding_new(struct tep_handle *tep);
+void gpulat_binding_free(struct gpulat_binding *b);
+
+void gpulat_binding_set_warn(struct gpulat_binding *b, gpulat_warn_fn fn, void *data);
+enum gpulat_era gpulat_binding_era(const struct gpulat_binding *b);
+/* true when @kind has at least one bound event in this trace */
+bool gpulat_binding_has(const struct gpulat_binding *b, enum gpulat_kind kind);
+/* kind of the event with this id, GPULAT_EV_NONE if not ours (for KernelShark) */
+enum gpulat_kind gpulat_binding_kind_of(const struct gpulat_binding *b, int event_id);
+/* number of layout problems warned about */
+unsigned int gpulat_binding_problems(const struct gpulat_binding *b);
+
+/**
+ * gpulat_binding_decode - turn one record into a normalized event
+ * @b: binding
+ * @rec: the record (rec->ts, rec->cpu, rec->data are used)
+ * @ev: filled on success
+ *
+ * Return: 1 when @rec is a bound event and @ev was filled, 0 when the record is
+ * not one of ours, -1 when it is ours but damaged (string out of the record,
+ * short record); a damaged record is counted and warned about once per event.
+ */
+int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
+			  struct gpulat_event *ev);
+
+/* Intern a string in the binding's table (same pointer for equal strings). */
+const char *gpulat_binding_intern(struct gpulat_binding *b, const char *s);
+
+/* ------------------------------------------------------------------------ */
+/* Jobs and the tracker                                                      */
+
+enum gpulat_stage {
+	GPULAT_ST_QUEUE = 0,
+	GPULAT_ST_RUN,
+	GPULAT_ST_DONE,
+	GPULAT_ST_SIGNAL,	/* dma_fence_signaled of the finished fence */
+	GPULAT_ST__COUNT,
+};
+
+enum gpulat_job_status {
+	GPULAT_JOB_COMPLETE = 0,
+	GPULAT_JOB_INCOMPLETE,	/* no done event by the end of the trace */
+	GPULAT_JOB_LOST,	/* a stage is missing and events were lost on a CPU */
+	GPULAT_JOB_ORPHAN,	/* a stage is missing without lost events (e.g. done
+				 * without queue: the job started before the trace) */
+};
+
+struct gpulat_dep {
+	uint64_t	ctx;		/* fence waited for */
+	uint64_t	seqno;
+	uint64_t	ptr;		/* fence pointer (<= 6.16), 0 if unknown */
+	const char	*dev;		/* producer's ring when the fence is a traced job */
+	const char	*ring;
+	uint64_t	job_seq;	/* producer's gpulat_job.seq, GPULAT_NONE if unknown */
+	uint64_t	signal_ts;	/* producer's done_ts, GPULAT_NONE if unknown */
+	bool		unschedulable;	/* the job was blocked on it (6.17+ event) */
+};
+
+/**
+ * struct gpulat_job - one GPU job, passed to the job callback
+ *
+ * Stage timestamps are GPULAT_NONE when the stage was not seen. Derived metrics
+ * follow docs/truth-format.md and are GPULAT_NONE when not computable.
+ * The structure and @deps are only valid during the callback.
+ */
+struct gpulat_job {
+	uint64_t	seq;		/* order of first sight, 0-based */
+	const char	*dev;		/* "" before 6.17 */
+	const char	*ring;
+	const char	*comm;		/* submitter (queue event) */
+	int		pid;
+	uint64_t	id;		/* GPULAT_NONE on 6.17+ */
+	uint64_t	fence_ptr;	/* 0 on 6.17+ */
+	uint64_t	ctx;		/* finished fence, GPULAT_NONE if unknown */
+	uint64_t	seqno;
+	uint64_t	client_id;	/* GPULAT_NONE before 6.17 */
+	uint64_t	ts[GPULAT_ST__COUNT];
+	int		cpu[GPULAT_ST__COUNT];
+	uint32_t	job_count;	/* at queue */
+	int32_t		hw_job_count;	/* at run */
+	uint64_t	start_ts;
+	uint64_t	wait;
+	uint64_t	hw_queue;
+	uint64_t	exec;
+	uint64_t	total;
+	uint64_t	dep_wait;
+	enum gpulat_job_status status;
+	unsigned int	lost_stages;	/* 1 << enum gpulat_stage */
+	unsigned int	n_deps;
+	const struct gpulat_dep *deps;
+};
+
+struct gpulat_tracker;
+
+struct gpulat_tracker_ops {
+	/* a job is final: complete, or flushed at the end / on overflow */
+	void (*job)(const struct gpulat_job *job, void *data);
+	/* optional: one-line warnings (cap hit, inconsistent input) */
+	gpulat_warn_fn warn;
+};
+
+struct gpulat_tracker_counters {
+	uint64_t	jobs;		/* emitted through ops->job */
+	uint64_t	open;		/* currently in flight */
+	uint64_t	open_peak;
+	uint64_t	orphan_done;	/* done events matching no open job */
+	uint64_t	orphan_run;	/* run events matching no queued job */
+	uint64_t	lost_events;	/* sum of missed-event counts */
+	uint64_t	dropped_open;	/* open jobs evicted because max_open was hit */
+};
+
+struct gpulat_tracker *gpulat_tracker_new(const struct gpulat_tracker_ops *ops, void *data);
+void gpulat_tracker_free(struct gpulat_tracker *t);
+
+/* cap on jobs in flight (default 1 << 20); evictions are counted and warned */
+void gpulat_tracker_set_max_open(struct gpulat_tracker *t, size_t max_open);
+
+/* whether finished-fence dma_fence_signaled is in the trace (waits for it if so) */
+void gpulat_tracker_set_signal_expected(struct gpulat_tracker *t, bool expected);
+
+/**
+ * gpulat_tracker_feed - feed one event, in time order across all CPUs
+ *
+ * Return: 0, or a negative errno on allocation failure.
+ */
+int gpulat_tracker_feed(struct gpulat_tracker *t, const struct gpulat_event *ev);
+
+/* events were lost on @cpu just before @ts (ring-buffer overrun); @count may be 0 = unknown */
+void gpulat_tracker_lost(struct gpulat_tracker *t, int cpu, uint64_t ts, uint64_t count);
+
+/* end of trace at @end_ts: every open job is emitted (incomplete / orphan / lost) */
+void gpulat_tracker_flush(struct gpulat_tracker *t, uint64_t end_ts);
+
+void gpulat_tracker_counters(const struct gpulat_tracker *t,
+			     struct gpulat_tracker_counters *c);
+
+/* ------------------------------------------------------------------------ */
+/* Statistics                                                                 */
+
+enum gpulat_metric {
+	GPULAT_M_WAIT = 0,
+	GPULAT_M_HW_QUEUE,
+	GPULAT_M_EXEC,
+	GPULAT_M_TOTAL,
+	GPULAT_M_DEP_WAIT,
+	GPULAT_M__COUNT,
+};
+
+const char *gpulat_metric_name(enum gpulat_metric m);	/* "wait", "hw_queue", ... */
+
+/*
+ * Quantiles are nearest-rank (docs/truth-format.md). They are exact while a group
+ * holds at most GPULAT_EXACT_MAX values of a metric; above that the values go
+ * into a log-linear histogram and each quantile is within GPULAT_REL_ERROR of
+ * the exact one (relative). @exact says which.
+ */
+#define GPULAT_EXACT_MAX	65536
+#define GPULAT_REL_ERROR	(1.0 / 128)
+
+struct gpulat_summary {
+	uint64_t	n;
+	uint64_t	min;
+	uint64_t	max;
+	uint64_t	mean;
+	double		stddev;
+	uint64_t	p50;
+	uint64_t	p90;
+	uint64_t	p99;
+	uint64_t	p999;
+	bool		exact;
+	/* where the max happened: the job's done (or last seen) ts and cpu */
+	uint64_t	max_ts;
+	int		max_cpu;
+	uint64_t	max_job_seq;
+};
+
+#define GPULAT_HIST_BUCKETS	64
+/* bucket i counts values v with 2^(i-1) <= v < 2^i ns (bucket 0: v == 0) */
+struct gpulat_hist {
+	uint64_t	bucket[GPULAT_HIST_BUCKETS];
+};
+
+enum gpulat_group_kind {
+	GPULAT_G_RING = 0,	/* (dev, ring) */
+	GPULAT_G_PROCESS,	/* (pid, comm) of the queue event */
+	GPULAT_G_CLIENT,	/* client_id (6.17+) */
+	GPULAT_G_DEVICE,	/* dev */
+	GPULAT_G__COUNT,
+};
+
+struct gpulat_group {
+	enum gpulat_group_kind kind;
+	const char	*dev;
+	const char	*ring;
+	int		pid;
+	const char	*comm;
+	uint64_t	client_id;
+	uint64_t	jobs;
+	uint64_t	complete;
+	uint64_t	incomplete;
+	uint64_t	lost;		/* LOST + ORPHAN */
+	uint64_t	busy_ns;	/* union of [start_ts, done_ts] */
+	double		busy_pct;	/* of the trace span */
+	unsigned int	max_depth;	/* queued but not done at once */
+	double		avg_depth;	/* time-weighted over the span */
+	struct gpulat_summary m[GPULAT_M__COUNT];
+	struct gpulat_hist h[GPULAT_M__COUNT];
+};
+
+/* A job kept for the worst-jobs list (a copy that outlives the callback). */
+struct gpulat_worst {
+	struct gpulat_job job;		/* deps == NULL, n_deps kept */
+	const char	*dep_ring;	/* first dependency's ring, if any */
+	uint64_t	dep_wait;
+};
+
+enum gpulat_stall_kind {
+	GPULAT_STALL_SUBMIT_GAP = 0,	/* a process submitted nothing for > threshold */
+	GPULAT_STALL_RING_IDLE,		/* a ring with queued work... or idle between jobs */
+};
+
+struct gpulat_stall {
+	enum gpulat_stall_kind kind;
+	const char	*dev;
+	const char	*ring;
+	int		pid;
+	const char	*comm;
+	uint64_t	start_ts;	/* previous submission / previous done */
+	uint64_t	end_ts;		/* next submission / next start */
+	int		start_cpu;
+	int		end_cpu;
+};
+
+/* waiting ring -> producing ring */
+struct gpulat_depwait {
+	const char	*dev;
+	const char	*ring;
+	const char	*dep_dev;
+	const char	*dep_ring;	/* NULL: fence of no traced job */
+	uint64_t	count;
+	uint64_t	total_ns;
+	uint64_t	max_ns;
+	uint64_t	max_ts;		/* queue ts of the job that waited longest */
+};
+
+struct gpulat_stats_opts {
+	uint64_t	stall_threshold_ns;	/* default 16666667 (one 60 Hz frame) */
+	unsigned int	top_n;			/* worst jobs kept, default 10 */
+	enum gpulat_metric worst_by;		/* default GPULAT_M_TOTAL */
+};
+
+struct gpulat_stats;
+
+void gpulat_stats_opts_init(struct gpulat_stats_opts *o);
+struct gpulat_stats *gpulat_stats_new(const struct gpulat_stats_opts *o);
+void gpulat_stats_free(struct gpulat_stats *s);
+
+/* every job from the tracker callback; jobs may arrive in any order */
+int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job);
+
+/* first and last timestamp of ANY event in the trace (for busy % and depth) */
+void gpulat_stats_set_span(struct gpulat_stats *s, uint64_t first_ts, uint64_t last_ts);
+
+/* computes quantiles, busy %, sorts groups; call once after the last add */
+int gpulat_stats_finish(struct gpulat_stats *s);
+
+size_t gpulat_stats_ngroups(const struct gpulat_stats *s, enum gpulat_group_kind kind);
+const struct gpulat_group *gpulat_stats_group(const struct gpulat_stats *s,
+					      enum gpulat_group_kind kind, size_t i);
+size_t gpulat_stats_nworst(const struct gpulat_stats *s);
+const struct gpulat_worst *gpulat_stats_worst(const struct gpulat_stats *s, size_t i);
+size_t gpulat_stats_nstalls(const struct gpulat_stats *s);
+const struct gpulat_stall *gpulat_stats_stall(const struct gpulat_stats *s, size_t i);
+size_t gpulat_stats_ndepwaits(const struct gpulat_stats *s);
+const struct gpulat_depwait *gpulat_stats_depwait(const struct gpulat_stats *s, size_t i);
+
+/* Format a duration for humans: "812ns", "12.4us", "3.21ms", "1.500s". */
+char *gpulat_fmt_duration(char *buf, size_t len, uint64_t ns);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _GPULAT_H */
