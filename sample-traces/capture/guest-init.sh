@@ -1,0 +1,109 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the capture initramfs (see capture.sh).  Loads the kernel's own
+# drm + gpu-sched modules, starts trace-cmd, loads mock_gpu with the scenario's
+# parameters, waits for the scenario to finish, stops trace-cmd and writes
+# trace.dat (+ logs) as a tar archive onto the raw virtio disk /dev/vda.
+
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+
+mkdir -p /proc /sys /dev /tmp
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+
+OUT=/tmp/out
+mkdir -p $OUT
+STATUS=ok
+
+log()
+{
+	echo "gst-guest: $*"
+	echo "$*" >> $OUT/guest.log
+}
+
+fail()
+{
+	STATUS="failed: $*"
+	log "FAILED: $*"
+}
+
+finish()
+{
+	echo "$STATUS" > $OUT/status
+	dmesg > $OUT/dmesg.txt 2>/dev/null
+	cat /proc/version > $OUT/version.txt
+	tar -cf /dev/vda -C $OUT . && log "results written to /dev/vda"
+	sync
+	poweroff -f
+}
+
+. /scenario.conf
+
+log "kernel $(uname -r), scenario $SCENARIO"
+
+for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
+	 virtio_pci virtio_blk drm gpu-sched; do
+	insmod /lib/modules/$m.ko || { fail "insmod $m"; finish; }
+done
+
+# wait for the output disk
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -b /dev/vda ] || { fail "no /dev/vda"; finish; }
+
+[ -d /sys/kernel/tracing/events/gpu_scheduler ] || {
+	fail "no gpu_scheduler events in tracefs"; finish; }
+
+cd /tmp
+# shellcheck disable=SC2086
+trace-cmd record -o /tmp/trace.dat -b 4096 $TRACE_EVENTS > $OUT/record.log 2>&1 &
+TPID=$!
+i=0
+# trace-cmd buffers its "Hit Ctrl^C" message: wait until it has enabled
+# the events and turned tracing on instead
+EV=/sys/kernel/tracing/events/gpu_scheduler/drm_sched_job/enable
+while [ "$(cat $EV)" != 1 ] || [ "$(cat /sys/kernel/tracing/tracing_on)" != 1 ]; do
+	sleep 0.2
+	i=$((i + 1))
+	if [ $i -gt 300 ] || ! kill -0 $TPID 2>/dev/null; then
+		fail "trace-cmd record did not start"
+		finish
+	fi
+done
+sleep 1
+log "trace-cmd record running (pid $TPID)"
+
+# shellcheck disable=SC2086
+insmod /lib/modules/mock_gpu.ko $MOCK_ARGS || { fail "insmod mock_gpu $MOCK_ARGS"; }
+
+if [ "$STATUS" = ok ]; then
+	i=0
+	while [ "$(cat /sys/module/mock_gpu/parameters/finished)" != 1 ]; do
+		sleep 0.2
+		i=$((i + 1))
+		if [ $i -gt ${SCENARIO_TIMEOUT:-1500} ]; then
+			fail "scenario did not finish"
+			break
+		fi
+	done
+	log "scenario finished"
+fi
+sleep 0.3
+
+kill -INT $TPID
+wait $TPID
+log "trace-cmd record exited with $?"
+if [ -s /tmp/trace.dat ]; then
+	mv /tmp/trace.dat $OUT/trace.dat
+else
+	fail "no trace.dat"
+fi
+finish
