@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * plugin_gpu_sched - libtraceevent plugin for GPU scheduler traces
+ *
+ * Makes plain `trace-cmd report` print gpu_scheduler, dma_fence and amdgpu
+ * events of every kernel era in one vocabulary:
+ *
+ *   dev=<device> ring=<ring> <job identity> depth=<n> hw=<n> client=<id>
+ *
+ * The job identity is the same on every event of one job:
+ *   6.17+:  fence=<context>:<seqno>          (the scheduler's finished fence)
+ *   older:  job=<ring>#<id> fence=<handle>   (<handle>: 4 hex digits hashed
+ *           from the finished-fence pointer; `-O gpu_sched:raw=1` adds the
+ *           pointer itself)
+ * drm_sched_process_job (<= 6.16) carries only the fence pointer; its job is
+ * found by the core library's tracker, which pairs it with the open job that
+ * holds the pointer.
+ *
+ * Decoding and linking are done by the gpulat core library (lib/): the
+ * binding turns a record into a struct gpulat_event, the tracker links events
+ * into jobs, the statistics give the end-of-report summary. This file only
+ * prints.
+ *
+ * State: one struct gs_ctx per tep handle, created on the first GPU event
+ * printed (the event formats are read after the plugins are loaded, so the
+ * binding cannot be made in the loader) and passed to libtraceevent as the
+ * handler context. The unloader finds it again through the handler context
+ * of the events, so no file-scope state is needed apart from the option
+ * table, which libtraceevent's option registry keeps a pointer to.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <event-utils.h>
+#include <trace-seq.h>
+
+#include "gpulat.h"
+
+#define GS_ALIAS	"gpu_sched"
+
+/*
+ * The plugin options. This table is the only file-scope state of the plugin:
+ * tep_plugin_add_options() keeps a pointer to it in libtraceevent's
+ * process-wide option registry, and the values it holds are process-wide by
+ * design (`trace-cmd report -O gpu_sched:NAME=VALUE` sets them for every
+ * input file). It is static: the plugin does not export it under
+ * TEP_PLUGIN_OPTIONS, because load_plugin() would then apply the -O settings
+ * once more and a bare `-O gpu_sched:NAME` (a toggle) would cancel out.
+ */
+enum {
+	GS_OPT_ANNOTATE = 0,
+	GS_OPT_RAW,
+	GS_OPT_SUMMARY,
+};
+
+static struct tep_plugin_option gs_options[] = {
+	[GS_OPT_ANNOTATE] = {
+		.name = "annotate",
+		.plugin_alias = GS_ALIAS,
+		.description = "Annotate job latencies inline: wait on run, exec and total on done",
+	},
+	[GS_OPT_RAW] = {
+		.name = "raw",
+		.plugin_alias = GS_ALIAS,
+		.description = "Also print raw kernel pointers (fence, entity, dependency)",
+	},
+	[GS_OPT_SUMMARY] = {
+		.name = "summary",
+		.plugin_alias = GS_ALIAS,
+		.description = "Print a per-ring job latency summary at the end of the report",
+	},
+	{ .name = NULL },
+};
+
+/* Every event the plugin prints, of every kernel era. */
+struct gs_event_name {
+	const char	*sys;
+	const char	*name;
+};
+
+static const struct gs_event_name gs_events[] = {
+	/* 4.16-6.16 */
+	{ "gpu_scheduler", "drm_sched_job" },
+	{ "gpu_scheduler", "drm_run_job" },
+	{ "gpu_scheduler", "drm_sched_process_job" },
+	{ "gpu_scheduler", "drm_sched_job_wait_dep" },
+	/* 6.17+ */
+	{ "gpu_scheduler", "drm_sched_job_queue" },
+	{ "gpu_scheduler", "drm_sched_job_run" },
+	{ "gpu_scheduler", "drm_sched_job_done" },
+	{ "gpu_scheduler", "drm_sched_job_add_dep" },
+	{ "gpu_scheduler", "drm_sched_job_unschedulable" },
+	/* 4.4-4.15: the amdgpu scheduler */
+	{ "gpu_sched", "amd_sched_job" },
+	{ "gpu_sched", "amd_sched_process_job" },
+	/* 4.10+ */
+	{ "dma_fence", "dma_fence_init" },
+	{ "dma_fence", "dma_fence_emit" },
+	{ "dma_fence", "dma_fence_enable_signal" },
+	{ "dma_fence", "dma_fence_signaled" },
+	{ "dma_fence", "dma_fence_destroy" },
+	{ "dma_fence", "dma_fence_wait_start" },
+	{ "dma_fence", "dma_fence_wait_end" },
+	/* 3.17-4.9 */
+	{ "fence", "fence_init" },
+	{ "fence", "fence_emit" },
+	{ "fence", "fence_enable_signal" },
+	{ "fence", "fence_signaled" },
+	{ "fence", "fence_destroy" },
+	{ "fence", "fence_wait_start" },
+	{ "fence", "fence_wait_end" },
+	/* amdgpu 4.12+ */
+	{ "amdgpu", "amdgpu_cs_ioctl" },
+	{ "amdgpu", "amdgpu_sched_run_job" },
+	{ "amdgpu", "amdgpu_iv" },
+};
+
+#define GS_NR_EVENTS	(sizeof(gs_events) / sizeof(gs_events[0]))
+
+/* amdgpu_iv fields, printed as they are (the core library does not model them) */
+enum {
+	GS_IV_IH = 0,
+	GS_IV_CLIENT,
+	GS_IV_SRC,
+	GS_IV_RING,
+	GS_IV_VMID,
+	GS_IV_PASID,
+	GS_IV__COUNT,
+};
+
+static const char * const gs_iv_fields[GS_IV__COUNT] = {
+	[GS_IV_IH]	= "ih",
+	[GS_IV_CLIENT]	= "client_id",
+	[GS_IV_SRC]	= "src_id",
+	[GS_IV_RING]	= "ring_id",
+	[GS_IV_VMID]	= "vmid",
+	[GS_IV_PASID]	= "pasid",
+};
+
+static const char * const gs_iv_labels[GS_IV__COUNT] = {
+	[GS_IV_IH]	= "ih",
+	[GS_IV_CLIENT]	= "client",
+	[GS_IV_SRC]	= "src",
+	[GS_IV_RING]	= "ring_id",
+	[GS_IV_VMID]	= "vmid",
+	[GS_IV_PASID]	= "pasid",
+};
+
+struct gs_ctx {
+	struct tep_handle	*tep;
+	struct gpulat_binding	*bind;		/* NULL: nothing bound, default print */
+	struct gpulat_tracker	*trk;
+	struct gpulat_stats	*stats;
+	/* the job the tracker completed while the current event was fed */
+	struct gpulat_job	job;
+	bool			have_job;
+	/* pointers the binding does not model, for the raw option */
+	int			entity_ids[2];
+	struct tep_format_field	*entity_f[2];
+	/* amdgpu_iv */
+	int			iv_id;
+	struct tep_format_field	*iv_f[GS_IV__COUNT];
+	/* GPU events seen, and their span (for the summary) */
+	uint64_t		events;
+	uint64_t		first_ts;
+	uint64_t		last_ts;
+};
+
+static int gs_handler(struct trace_seq *s, struct tep_record *rec,
+		      struct tep_event *event, void *context);
+
+static bool gs_opt(int opt)
+{
+	return gs_options[opt].set != 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Per-handle context                                                         */
+
+static void gs_warn(const char *msg, void *data)
+{
+	(void)data;
+	tep_warning("gpu_sched: %s", msg);
+}
+
+static void gs_job(const struct gpulat_job *job, void *data)
+{
+	struct gs_ctx *ctx = data;
+
+	if (ctx->stats)
+		gpulat_stats_add(ctx->stats, job);
+	/* keep a copy for the done event being printed; deps die with the callback */
+	ctx->job = *job;
+	ctx->job.deps = NULL;
+	ctx->have_job = true;
+}
+
+static void gs_ctx_free(struct gs_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	gpulat_stats_free(ctx->stats);
+	gpulat_tracker_free(ctx->trk);
+	gpulat_binding_free(ctx->bind);
+	free(ctx);
+}
+
+static void gs_cache_fields(struct gs_ctx *ctx)
+{
+	static const char * const entity_events[2] = { "drm_sched_job", "drm_run_job" };
+	struct tep_event *ev;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ctx->entity_ids[i] = -1;
+		ev = tep_find_event_by_name(ctx->tep, "gpu_scheduler", entity_events[i]);
+		if (!ev)
+			continue;
+		ctx->entity_ids[i] = ev->id;
+		ctx->entity_f[i] = tep_find_field(ev, "entity");
+	}
+
+	ctx->iv_id = -1;
+	ev = tep_find_event_by_name(ctx->tep, "amdgpu", "amdgpu_iv");
+	if (ev) {
+		ctx->iv_id = ev->id;
+		for (i = 0; i < GS_IV__COUNT; i++)
+			ctx->iv_f[i] = tep_find_field(ev, gs_iv_fields[i]);
+	}
+}
+
+/*
+ * Create the context of @tep on its first GPU event and make it the handler
+ * context of every event of ours present in the trace.
+ */
+static struct gs_ctx *gs_ctx_attach(struct tep_handle *tep)
+{
+	struct gpulat_tracker_ops ops = { .job = gs_job, .warn = gs_warn };
+	struct tep_event *ev;
+	struct gs_ctx *ctx;
+	size_t i;
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return NULL;
+	ctx->tep = tep;
+	ctx->first_ts = GPULAT_NONE;
+
+	ctx->bind = gpulat_binding_new(tep);
+	if (ctx->bind) {
+		gpulat_binding_set_warn(ctx->bind, gs_warn, NULL);
+		ctx->trk = gpulat_tracker_new(&ops, ctx);
+		if (!ctx->trk) {
+			gs_ctx_free(ctx);
+			return NULL;
+		}
+		/*
+		 * A job is final at its done event: the done line prints it.
+		 * Signals of the finished fence are printed, not waited for.
+		 */
+		gpulat_tracker_set_signal_expected(ctx->trk, false);
+		if (gs_opt(GS_OPT_SUMMARY)) {
+			struct gpulat_stats_opts so;
+
+			gpulat_stats_opts_init(&so);
+			ctx->stats = gpulat_stats_new(&so);
+		}
+	}
+	gs_cache_fields(ctx);
+
+	for (i = 0; i < GS_NR_EVENTS; i++) {
+		ev = tep_find_event_by_name(tep, gs_events[i].sys, gs_events[i].name);
+		if (!ev || ev->handler != gs_handler)
+			continue;
+		tep_register_event_handler(tep, ev->id, gs_events[i].sys,
+					   gs_events[i].name, gs_handler, ctx);
+	}
+	return ctx;
+}
+
+/* The context of @tep, or NULL when no GPU event was printed. */
+static struct gs_ctx *gs_ctx_find(struct tep_handle *tep)
+{
+	struct tep_event *ev;
+	size_t i;
+
+	for (i = 0; i < GS_NR_EVENTS; i++) {
+		ev = tep_find_event_by_name(tep, gs_events[i].sys, gs_events[i].name);
+		if (ev && ev->handler == gs_handler && ev->context)
+			return ev->context;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Printing helpers                                                           */
+
+/* A short, stable name for a kernel pointer: same pointer, same handle. */
+static unsigned int gs_ptr_handle(uint64_t p)
+{
+	p ^= p >> 33;
+	p *= 0xff51afd7ed558ccdULL;
+	p ^= p >> 33;
+	p *= 0xc4ceb9fe1a85ec53ULL;
+	p ^= p >> 33;
+	return (unsigned int)(p & 0xffff);
+}
+
+/* durations as microseconds with all nanosecond digits: greppable and exact */
+static void gs_put_dur(struct trace_seq *s, const char *name, uint64_t ns)
+{
+	if (ns == GPULAT_NONE)
+		trace_seq_printf(s, " %s=?", name);
+	else
+		trace_seq_printf(s, " %s=%llu.%03lluus", name,
+				 (unsigned long long)(ns / 1000),
+				 (unsigned long long)(ns % 1000));
+}
+
+static void gs_put_str(struct trace_seq *s, const char *name, const char *v)
+{
+	trace_seq_printf(s, " %s=%s", name, v && *v ? v : "!");
+}
+
+static void gs_put_fence(struct trace_seq *s, const char *name, uint64_t ctx, uint64_t seqno)
+{
+	trace_seq_printf(s, " %s=%llu:%llu", name, (unsigned long long)ctx,
+			 (unsigned long long)seqno);
+}
+
+/* the job identity of the pointer eras: job=<ring>#<id> fence=<handle> */
+static void gs_put_ptr_job(struct trace_seq *s, const char *ring, uint64_t id, uint64_t fence_ptr)
+{
+	if (id != GPULAT_NONE)
+		trace_seq_printf(s, " job=%s#%llu", ring && *ring ? ring : "!",
+				 (unsigned long long)id);
+	else
+		trace_seq_puts(s, " job=!");
+	trace_seq_printf(s, " fence=%04x", gs_ptr_handle(fence_ptr));
+}
+
+static void gs_put_entity(struct trace_seq *s, struct gs_ctx *ctx,
+			  struct tep_record *rec, int id)
+{
+	unsigned long long v;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (ctx->entity_ids[i] != id || !ctx->entity_f[i])
+			continue;
+		if (tep_read_number_field(ctx->entity_f[i], rec->data, &v) == 0)
+			trace_seq_printf(s, " entity=0x%llx", v);
+	}
+}
+
+static void gs_put_counts(struct trace_seq *s, const struct gpulat_event *e)
+{
+	if (e->flags & GPULAT_EVF_COUNTS)
+		trace_seq_printf(s, " depth=%u hw=%d", e->job_count, e->hw_job_count);
+	if (e->flags & GPULAT_EVF_CLIENT)
+		trace_seq_printf(s, " client=%llu", (unsigned long long)e->client_id);
+}
+
+/* dev= and ring= of an event that carries them */
+static void gs_put_where(struct trace_seq *s, const char *dev, const char *ring)
+{
+	if (dev && *dev)
+		gs_put_str(s, "dev", dev);
+	gs_put_str(s, "ring", ring);
+}
+
+/*
+ * Every item is printed as " name=value". The handler writes after trace-cmd's
+ * line prefix in the same trace_seq, so the leading blank of the first item is
+ * dropped here, once.
+ */
+static void gs_trim(struct trace_seq *s, unsigned int start)
+{
+	if (s->len > start && s->buffer[start] == ' ') {
+		memmove(s->buffer + start, s->buffer + start + 1, s->len - start - 1);
+		s->len--;
+		s->buffer[s->len] = '\0';
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Event printers                                                             */
+
+static void gs_print_sched_job(struct trace_seq *s, struct gs_ctx *ctx,
+			       struct tep_record *rec, struct tep_event *event,
+			       const struct gpulat_event *e)
+{
+	gs_put_where(s, e->dev, e->ring);
+	if (e->flags & GPULAT_EVF_FENCE)
+		gs_put_fence(s, "fence", e->ctx, e->seqno);
+	else
+		gs_put_ptr_job(s, e->ring, e->flags & GPULAT_EVF_ID ? e->id : GPULAT_NONE,
+			       e->fence_ptr);
+	gs_put_counts(s, e);
+	if (gs_opt(GS_OPT_RAW)) {
+		if (e->flags & GPULAT_EVF_FENCE_PTR)
+			trace_seq_printf(s, " fence_ptr=0x%llx",
+					 (unsigned long long)e->fence_ptr);
+		gs_put_entity(s, ctx, rec, event->id);
+	}
+}
+
+/* the done event: its job comes from the tracker */
+static void gs_print_done(struct trace_seq *s, struct gs_ctx *ctx,
+			  const struct gpulat_event *e)
+{
+	const struct gpulat_job *job = ctx->have_job ? &ctx->job : NULL;
+
+	if (job && job->ts[GPULAT_ST_DONE] != e->ts)
+		job = NULL;
+
+	if (job)
+		gs_put_where(s, job->dev, job->ring);
+	if (e->flags & GPULAT_EVF_FENCE) {
+		gs_put_fence(s, "fence", e->ctx, e->seqno);
+	} else if (job) {
+		gs_put_ptr_job(s, job->ring, job->id, e->fence_ptr);
+	} else {
+		/* no open job holds the pointer: it started before the trace */
+		trace_seq_printf(s, " job=? fence=%04x", gs_ptr_handle(e->fence_ptr));
+	}
+	if (job && job->pid > 0)
+		trace_seq_printf(s, " pid=%d", job->pid);
+	if (gs_opt(GS_OPT_RAW) && (e->flags & GPULAT_EVF_FENCE_PTR))
+		trace_seq_printf(s, " fence_ptr=0x%llx", (unsigned long long)e->fence_ptr);
+	if (gs_opt(GS_OPT_ANNOTATE) && job) {
+		gs_put_dur(s, "exec", job->exec);
+		gs_put_dur(s, "total", job->total);
+	}
+}
+
+static void gs_print_dep(struct trace_seq *s, const struct gpulat_event *e)
+{
+	if (e->ring)
+		gs_put_where(s, e->dev, e->ring);
+	if (e->flags & GPULAT_EVF_FENCE)
+		gs_put_fence(s, "fence", e->ctx, e->seqno);
+	else if (e->flags & GPULAT_EVF_ID)
+		trace_seq_printf(s, " job=%s#%llu", e->ring && *e->ring ? e->ring : "!",
+				 (unsigned long long)e->id);
+	if (e->flags & GPULAT_EVF_DEP)
+		gs_put_fence(s, e->kind == GPULAT_EV_UNSCHED ? "blocked_on" : "dep",
+			     e->dep_ctx, e->dep_seqno);
+	else
+		trace_seq_puts(s, " dep=!");
+	if (gs_opt(GS_OPT_RAW) && (e->flags & GPULAT_EVF_DEP_PTR))
+		trace_seq_printf(s, " dep_ptr=0x%llx", (unsigned long long)e->dep_ptr);
+}
+
+static void gs_print_fence(struct trace_seq *s, const struct gpulat_event *e)
+{
+	gs_put_str(s, "driver", e->driver);
+	gs_put_str(s, "timeline", e->timeline);
+	if (e->flags & GPULAT_EVF_FENCE)
+		gs_put_fence(s, "fence", e->ctx, e->seqno);
+	else
+		trace_seq_puts(s, " fence=!");
+}
+
+static void gs_print_amd_job(struct trace_seq *s, const struct gpulat_event *e)
+{
+	gs_put_where(s, e->dev, e->ring);
+	if (e->flags & GPULAT_EVF_ID)
+		trace_seq_printf(s, " job=%s#%llu", e->ring && *e->ring ? e->ring : "!",
+				 (unsigned long long)e->id);
+	if (e->flags & GPULAT_EVF_FENCE)
+		gs_put_fence(s, "fence", e->ctx, e->seqno);
+	else
+		trace_seq_puts(s, " fence=!");
+	if (e->timeline && *e->timeline)
+		gs_put_str(s, "timeline", e->timeline);
+}
+
+static void gs_print_iv(struct trace_seq *s, struct gs_ctx *ctx, struct tep_record *rec)
+{
+	unsigned long long v;
+	int i;
+
+	for (i = 0; i < GS_IV__COUNT; i++) {
+		if (!ctx->iv_f[i]) {
+			/* ih arrived in 5.1; the others are required */
+			if (i != GS_IV_IH)
+				trace_seq_printf(s, " %s=!", gs_iv_labels[i]);
+			continue;
+		}
+		if (tep_read_number_field(ctx->iv_f[i], rec->data, &v))
+			v = 0;
+		trace_seq_printf(s, " %s=%llu", gs_iv_labels[i], v);
+	}
+}
+
+/*
+ * The one print handler of every event of ours. Return 0 when the line is
+ * printed, 1 to let libtraceevent print the event from its format (an event
+ * the binding did not bind: a layout we do not know).
+ */
+static int gs_handler(struct trace_seq *s, struct tep_record *rec,
+		      struct tep_event *event, void *context)
+{
+	struct gs_ctx *ctx = context;
+	struct gpulat_event e;
+	unsigned int start = s->len;
+	int ret;
+
+	if (!ctx) {
+		ctx = gs_ctx_attach(event->tep);
+		if (!ctx)
+			return 1;
+	}
+
+	if (event->id == ctx->iv_id) {
+		gs_print_iv(s, ctx, rec);
+		gs_trim(s, start);
+		return 0;
+	}
+	if (!ctx->bind)
+		return 1;
+
+	ret = gpulat_binding_decode(ctx->bind, rec, &e);
+	if (ret == 0)
+		return 1;
+	if (ret < 0) {
+		/* ours, but damaged (string outside the record, short record) */
+		trace_seq_putc(s, '!');
+		return 0;
+	}
+
+	ctx->events++;
+	if (ctx->first_ts == GPULAT_NONE)
+		ctx->first_ts = e.ts;
+	ctx->last_ts = e.ts;
+
+	ctx->have_job = false;
+	gpulat_tracker_feed(ctx->trk, &e);
+
+	switch (e.kind) {
+	case GPULAT_EV_QUEUE:
+	case GPULAT_EV_RUN:
+		gs_print_sched_job(s, ctx, rec, event, &e);
+		break;
+	case GPULAT_EV_DONE:
+		gs_print_done(s, ctx, &e);
+		break;
+	case GPULAT_EV_DEP:
+	case GPULAT_EV_UNSCHED:
+		gs_print_dep(s, &e);
+		break;
+	case GPULAT_EV_FENCE_INIT:
+	case GPULAT_EV_FENCE_EMIT:
+	case GPULAT_EV_FENCE_ENABLE:
+	case GPULAT_EV_FENCE_SIGNALED:
+	case GPULAT_EV_FENCE_DESTROY:
+	case GPULAT_EV_FENCE_WAIT_START:
+	case GPULAT_EV_FENCE_WAIT_END:
+		gs_print_fence(s, &e);
+		break;
+	case GPULAT_EV_AMD_CS:
+	case GPULAT_EV_AMD_RUN:
+		gs_print_amd_job(s, &e);
+		break;
+	default:
+		return 1;
+	}
+	gs_trim(s, start);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Summary                                                                    */
+
+static void gs_fmt_us(char *buf, size_t len, const struct gpulat_summary *m, uint64_t v)
+{
+	if (!m->n || v == GPULAT_NONE)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%llu.%03llu", (unsigned long long)(v / 1000),
+			 (unsigned long long)(v % 1000));
+}
+
+static void gs_print_summary(struct gs_ctx *ctx)
+{
+	static const enum gpulat_metric metrics[] = { GPULAT_M_WAIT, GPULAT_M_EXEC };
+	const struct gpulat_group *g;
+	struct gpulat_tracker_counters c;
+	char p50[32], p99[32], max[32];
+	size_t i, n, k;
+
+	gpulat_stats_set_span(ctx->stats, ctx->first_ts, ctx->last_ts);
+	if (gpulat_stats_finish(ctx->stats) < 0)
+		return;
+	gpulat_tracker_counters(ctx->trk, &c);
+
+	n = gpulat_stats_ngroups(ctx->stats, GPULAT_G_RING);
+	printf("\ngpu_sched: job latency summary, %s era, %llu.%06llu - %llu.%06llu\n",
+	       gpulat_era_name(gpulat_binding_era(ctx->bind)),
+	       (unsigned long long)(ctx->first_ts / 1000000000),
+	       (unsigned long long)(ctx->first_ts % 1000000000 / 1000),
+	       (unsigned long long)(ctx->last_ts / 1000000000),
+	       (unsigned long long)(ctx->last_ts % 1000000000 / 1000));
+	printf("  %-14s %-20s %7s %7s %7s  %-7s %12s %12s %12s\n",
+	       "dev", "ring", "jobs", "done", "open", "metric", "p50(us)", "p99(us)", "max(us)");
+	for (i = 0; i < n; i++) {
+		g = gpulat_stats_group(ctx->stats, GPULAT_G_RING, i);
+		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++) {
+			const struct gpulat_summary *m = &g->m[metrics[k]];
+
+			gs_fmt_us(p50, sizeof(p50), m, m->p50);
+			gs_fmt_us(p99, sizeof(p99), m, m->p99);
+			gs_fmt_us(max, sizeof(max), m, m->max);
+			if (k == 0)
+				printf("  %-14s %-20s %7llu %7llu %7llu",
+				       g->dev && *g->dev ? g->dev : "-", g->ring ? g->ring : "-",
+				       (unsigned long long)g->jobs,
+				       (unsigned long long)g->complete,
+				       (unsigned long long)(g->jobs - g->complete));
+			else
+				printf("  %-14s %-20s %7s %7s %7s", "", "", "", "", "");
+			printf("  %-7s %12s %12s %12s\n", gpulat_metric_name(metrics[k]),
+			       p50, p99, max);
+		}
+	}
+	if (c.orphan_done || c.orphan_run || c.dropped_open)
+		printf("  unmatched: %llu done, %llu run; %llu evicted\n",
+		       (unsigned long long)c.orphan_done, (unsigned long long)c.orphan_run,
+		       (unsigned long long)c.dropped_open);
+	fflush(stdout);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Entry points                                                               */
+
+int TEP_PLUGIN_LOADER(struct tep_handle *tep)
+{
+	size_t i;
+
+	/* the context is made on the first event: see gs_ctx_attach() */
+	for (i = 0; i < GS_NR_EVENTS; i++)
+		tep_register_event_handler(tep, -1, gs_events[i].sys, gs_events[i].name,
+					   gs_handler, NULL);
+	tep_plugin_add_options(GS_ALIAS, gs_options);
+	return 0;
+}
+
+void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
+{
+	struct gs_ctx *ctx = gs_ctx_find(tep);
+	size_t i;
+
+	if (ctx && ctx->trk) {
+		gpulat_tracker_flush(ctx->trk, ctx->last_ts);
+		/* silent when no GPU event was printed (and for `trace-cmd list -O`) */
+		if (ctx->stats && ctx->events)
+			gs_print_summary(ctx);
+	}
+
+	for (i = 0; i < GS_NR_EVENTS; i++) {
+		if (ctx)
+			tep_unregister_event_handler(tep, -1, gs_events[i].sys,
+						     gs_events[i].name, gs_handler, ctx);
+		/* events absent from the trace keep the loader's pending handler */
+		tep_unregister_event_handler(tep, -1, gs_events[i].sys, gs_events[i].name,
+					     gs_handler, NULL);
+	}
+	tep_plugin_remove_options(gs_options);
+	gs_ctx_free(ctx);
+}
