@@ -178,6 +178,10 @@ int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 /* Intern a string in the binding's table (same pointer for equal strings). */
 const char *gpulat_binding_intern(struct gpulat_binding *b, const char *s);
 
+/* "system" and "event" of a bound event id (0), -ENOENT if not ours */
+int gpulat_binding_event_name(const struct gpulat_binding *b, int event_id,
+			      const char **sys, const char **name);
+
 /* ------------------------------------------------------------------------ */
 /* Jobs and the tracker                                                      */
 
@@ -285,6 +289,34 @@ void gpulat_tracker_flush(struct gpulat_tracker *t, uint64_t end_ts);
 
 void gpulat_tracker_counters(const struct gpulat_tracker *t,
 			     struct gpulat_tracker_counters *c);
+
+/*
+ * The era of the events to come (gpulat_binding_era()). It decides whether a
+ * run stage is expected (pre-5.7 has none). Default GPULAT_ERA_NONE: infer it,
+ * a run stage is expected once any run event was fed.
+ */
+void gpulat_tracker_set_era(struct gpulat_tracker *t, enum gpulat_era era);
+
+/*
+ * Events were lost on @cpu between @from_ts (last record seen on that cpu, 0 if
+ * none) and @to_ts (first record after the gap). More precise than
+ * gpulat_tracker_lost(), which takes the window start from the last event fed
+ * on @cpu.
+ */
+void gpulat_tracker_lost_range(struct gpulat_tracker *t, int cpu, uint64_t from_ts,
+			       uint64_t to_ts, uint64_t count);
+
+/*
+ * How long (trace time) a done job waits for its finished-fence signal when
+ * signals are expected; default 10 ms. 0 = emit at done, signal attaches only
+ * when it arrived earlier.
+ */
+void gpulat_tracker_set_linger(struct gpulat_tracker *t, uint64_t linger_ns);
+
+/* "queue", "run", "done", "signal" (truth lost_stages spelling) */
+const char *gpulat_stage_name(enum gpulat_stage st);
+/* "complete", "incomplete", "lost", "orphan" */
+const char *gpulat_status_name(enum gpulat_job_status s);
 
 /* ------------------------------------------------------------------------ */
 /* Statistics                                                                 */

@@ -1,0 +1,810 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Event binding: the trace's own format sections -> struct gpulat_event.
+ *
+ * Every supported event of every kernel era is listed once in GPULAT_EVENTS.
+ * At bind time each present event's fields are looked up by name and cached;
+ * per record only bounds-checked reads of those cached fields happen.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "gpulat-int.h"
+
+/* Field layouts ("families"); each lists the fields it reads below. */
+enum fam {
+	FAM_SCHED_JOB,		/* drm_sched_job, drm_run_job, amd_sched_job (<= 6.16) */
+	FAM_SCHED_DONE,		/* drm_sched_process_job: fence pointer only */
+	FAM_SCHED_WAITDEP,	/* drm_sched_job_wait_dep */
+	FAM_617_JOB,		/* drm_sched_job_queue / _run */
+	FAM_617_DONE,		/* drm_sched_job_done */
+	FAM_617_DEP,		/* drm_sched_job_add_dep / _unschedulable */
+	FAM_FENCE,		/* dma_fence_*, fence_* */
+	FAM_AMD_JOB,		/* amdgpu_cs_ioctl, amdgpu_sched_run_job */
+	FAM_AMD_IV,
+	FAM_IRQ,		/* irq_handler_entry / exit */
+	FAM_SOFTIRQ,
+	FAM_SWITCH,
+	FAM_WAKING,
+	FAM_CPUFREQ,
+};
+
+/*
+ * X(system, event, kind, family): every name of every era. Absent events cost
+ * nothing; an event present with a foreign layout is reported once.
+ */
+#define GPULAT_EVENTS(X)							\
+	/* 6.17+ stable uAPI */							\
+	X("gpu_scheduler", "drm_sched_job_queue",	 GPULAT_EV_QUEUE,   FAM_617_JOB)	\
+	X("gpu_scheduler", "drm_sched_job_run",		 GPULAT_EV_RUN,     FAM_617_JOB)	\
+	X("gpu_scheduler", "drm_sched_job_done",	 GPULAT_EV_DONE,    FAM_617_DONE)	\
+	X("gpu_scheduler", "drm_sched_job_add_dep",	 GPULAT_EV_DEP,     FAM_617_DEP)	\
+	X("gpu_scheduler", "drm_sched_job_unschedulable", GPULAT_EV_UNSCHED, FAM_617_DEP)	\
+	/* 4.16-6.16 */								\
+	X("gpu_scheduler", "drm_sched_job",		 GPULAT_EV_QUEUE,   FAM_SCHED_JOB)	\
+	X("gpu_scheduler", "drm_run_job",		 GPULAT_EV_RUN,     FAM_SCHED_JOB)	\
+	X("gpu_scheduler", "drm_sched_process_job",	 GPULAT_EV_DONE,    FAM_SCHED_DONE)	\
+	X("gpu_scheduler", "drm_sched_job_wait_dep",	 GPULAT_EV_DEP,     FAM_SCHED_WAITDEP)	\
+	/* 4.4-4.15 amdgpu scheduler */						\
+	X("gpu_sched",	   "amd_sched_job",		 GPULAT_EV_QUEUE,   FAM_SCHED_JOB)	\
+	X("gpu_sched",	   "amd_sched_process_job",	 GPULAT_EV_DONE,    FAM_SCHED_DONE)	\
+	/* dma-fence (4.10+) and fence (3.17-4.9) */				\
+	X("dma_fence",	   "dma_fence_init",		 GPULAT_EV_FENCE_INIT,	     FAM_FENCE)	\
+	X("dma_fence",	   "dma_fence_emit",		 GPULAT_EV_FENCE_EMIT,	     FAM_FENCE)	\
+	X("dma_fence",	   "dma_fence_enable_signal",	 GPULAT_EV_FENCE_ENABLE,     FAM_FENCE)	\
+	X("dma_fence",	   "dma_fence_signaled",	 GPULAT_EV_FENCE_SIGNALED,   FAM_FENCE)	\
+	X("dma_fence",	   "dma_fence_destroy",		 GPULAT_EV_FENCE_DESTROY,    FAM_FENCE)	\
+	X("dma_fence",	   "dma_fence_wait_start",	 GPULAT_EV_FENCE_WAIT_START, FAM_FENCE)	\
+	X("dma_fence",	   "dma_fence_wait_end",	 GPULAT_EV_FENCE_WAIT_END,   FAM_FENCE)	\
+	X("fence",	   "fence_init",		 GPULAT_EV_FENCE_INIT,	     FAM_FENCE)	\
+	X("fence",	   "fence_emit",		 GPULAT_EV_FENCE_EMIT,	     FAM_FENCE)	\
+	X("fence",	   "fence_enable_signal",	 GPULAT_EV_FENCE_ENABLE,     FAM_FENCE)	\
+	X("fence",	   "fence_signaled",		 GPULAT_EV_FENCE_SIGNALED,   FAM_FENCE)	\
+	X("fence",	   "fence_destroy",		 GPULAT_EV_FENCE_DESTROY,    FAM_FENCE)	\
+	X("fence",	   "fence_wait_start",		 GPULAT_EV_FENCE_WAIT_START, FAM_FENCE)	\
+	X("fence",	   "fence_wait_end",		 GPULAT_EV_FENCE_WAIT_END,   FAM_FENCE)	\
+	/* amdgpu driver */							\
+	X("amdgpu",	   "amdgpu_cs_ioctl",		 GPULAT_EV_AMD_CS,  FAM_AMD_JOB)	\
+	X("amdgpu",	   "amdgpu_sched_run_job",	 GPULAT_EV_AMD_RUN, FAM_AMD_JOB)	\
+	X("amdgpu",	   "amdgpu_iv",			 GPULAT_EV_AMD_IV,  FAM_AMD_IV)	\
+	/* context for the tools */						\
+	X("irq",	   "irq_handler_entry",		 GPULAT_EV_IRQ_ENTRY,	  FAM_IRQ)	\
+	X("irq",	   "irq_handler_exit",		 GPULAT_EV_IRQ_EXIT,	  FAM_IRQ)	\
+	X("irq",	   "softirq_entry",		 GPULAT_EV_SOFTIRQ_ENTRY, FAM_SOFTIRQ)	\
+	X("irq",	   "softirq_exit",		 GPULAT_EV_SOFTIRQ_EXIT,  FAM_SOFTIRQ)	\
+	X("sched",	   "sched_switch",		 GPULAT_EV_SCHED_SWITCH,  FAM_SWITCH)	\
+	X("sched",	   "sched_waking",		 GPULAT_EV_SCHED_WAKING,  FAM_WAKING)	\
+	X("power",	   "cpu_frequency",		 GPULAT_EV_CPU_FREQ,	  FAM_CPUFREQ)
+
+struct evdef {
+	const char	*system;
+	const char	*name;
+	enum gpulat_kind kind;
+	enum fam	fam;
+};
+
+#define GPULAT_EVDEF(sys, nm, k, f)	{ sys, nm, k, f },
+static const struct evdef evdefs[] = { GPULAT_EVENTS(GPULAT_EVDEF) };
+#undef GPULAT_EVDEF
+
+/* Slots: what a field means to us, independent of its name in a given era. */
+enum slot {
+	S_FENCE,	/* finished fence pointer (<= 6.16) */
+	S_NAME,		/* ring: __data_loc string, char array or const char * */
+	S_DEV,
+	S_ID,
+	S_JOBCNT,
+	S_HWCNT,
+	S_CTX,		/* the job's finished fence / the dma_fence event's fence */
+	S_SEQNO,
+	S_CLIENT,
+	S_DEPPTR,
+	S_DEPCTX,
+	S_DEPSEQNO,
+	S_DRIVER,
+	S_TIMELINE,
+	S_IRQ,
+	S_PREV_PID,
+	S_NEXT_PID,
+	S_PREV_STATE,
+	S_VALUE,
+	S_CPUID,
+	S__COUNT,
+};
+
+struct fieldspec {
+	enum slot	slot;
+	const char	*name;
+	const char	*alt;		/* older spelling, NULL if none */
+	bool		required;
+};
+
+struct famspec {
+	const struct fieldspec	*f;
+	unsigned int		n;
+};
+
+#define FS(...)	{ (const struct fieldspec[]){ __VA_ARGS__ }, \
+		  sizeof((const struct fieldspec[]){ __VA_ARGS__ }) / sizeof(struct fieldspec) }
+
+static const struct famspec famspecs[] = {
+	[FAM_SCHED_JOB] = FS({ S_FENCE, "fence", NULL, true },
+			     { S_NAME, "name", NULL, true },
+			     { S_ID, "id", "sched_job", false },
+			     { S_JOBCNT, "job_count", NULL, false },
+			     { S_HWCNT, "hw_job_count", NULL, false }),
+	[FAM_SCHED_DONE] = FS({ S_FENCE, "fence", NULL, true }),
+	[FAM_SCHED_WAITDEP] = FS({ S_NAME, "name", NULL, true },
+				 { S_ID, "id", NULL, true },
+				 { S_DEPPTR, "fence", NULL, true },
+				 { S_DEPCTX, "ctx", NULL, false },
+				 { S_DEPSEQNO, "seqno", NULL, false }),
+	[FAM_617_JOB] = FS({ S_NAME, "name", NULL, true },
+			   { S_DEV, "dev", NULL, true },
+			   { S_CTX, "fence_context", NULL, true },
+			   { S_SEQNO, "fence_seqno", NULL, true },
+			   { S_CLIENT, "client_id", NULL, false },
+			   { S_JOBCNT, "job_count", NULL, false },
+			   { S_HWCNT, "hw_job_count", NULL, false }),
+	[FAM_617_DONE] = FS({ S_CTX, "fence_context", NULL, true },
+			    { S_SEQNO, "fence_seqno", NULL, true },
+			    { S_DEV, "dev", NULL, false }),
+	[FAM_617_DEP] = FS({ S_CTX, "fence_context", NULL, true },
+			   { S_SEQNO, "fence_seqno", NULL, true },
+			   { S_DEPCTX, "ctx", NULL, true },
+			   { S_DEPSEQNO, "seqno", NULL, true }),
+	[FAM_FENCE] = FS({ S_DRIVER, "driver", NULL, true },
+			 { S_TIMELINE, "timeline", NULL, true },
+			 { S_CTX, "context", NULL, true },
+			 { S_SEQNO, "seqno", NULL, true }),
+	[FAM_AMD_JOB] = FS({ S_TIMELINE, "timeline", NULL, true },
+			   { S_CTX, "context", NULL, true },
+			   { S_SEQNO, "seqno", NULL, true },
+			   { S_ID, "sched_job_id", NULL, false },
+			   { S_NAME, "ring", "ring_name", false }),
+	[FAM_AMD_IV] = FS({ S_IRQ, "src_id", NULL, false },
+			  { S_VALUE, "ring_id", NULL, false },
+			  { S_CLIENT, "client_id", NULL, false }),
+	[FAM_IRQ] = FS({ S_IRQ, "irq", NULL, true }),
+	[FAM_SOFTIRQ] = FS({ S_IRQ, "vec", NULL, true }),
+	[FAM_SWITCH] = FS({ S_PREV_PID, "prev_pid", NULL, true },
+			  { S_NEXT_PID, "next_pid", NULL, true },
+			  { S_PREV_STATE, "prev_state", NULL, false }),
+	[FAM_WAKING] = FS({ S_NEXT_PID, "pid", NULL, true },
+			  { S_CPUID, "target_cpu", NULL, false }),
+	[FAM_CPUFREQ] = FS({ S_VALUE, "state", NULL, true },
+			   { S_CPUID, "cpu_id", NULL, true }),
+};
+
+#undef FS
+
+struct bound {
+	int			id;		/* tep event id */
+	const struct evdef	*def;
+	struct tep_event	*event;
+	struct tep_format_field	*f[S__COUNT];
+	bool			damaged_warned;
+	uint64_t		damaged;
+};
+
+#define GPULAT_MAX_WARN_KEEP	32
+
+struct gpulat_binding {
+	struct tep_handle	*tep;
+	struct gpulat__strtab	*strs;
+	struct bound		*ev;		/* sorted by id */
+	unsigned int		nev;
+	unsigned int		last;		/* last hit, for the lookup */
+	unsigned int		has;		/* 1 << kind */
+	enum gpulat_era		era;
+	unsigned int		problems;
+	struct tep_format_field	*common_pid;
+	struct tep_format_field	*common_flags;
+	struct tep_format_field	*common_type;
+	gpulat_warn_fn		warn;
+	void			*warn_data;
+	/* warnings issued before a callback was set, replayed by set_warn */
+	char			*kept[GPULAT_MAX_WARN_KEEP];
+	unsigned int		nkept;
+	const char		*empty;
+};
+
+static void warnf(struct gpulat_binding *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warnf(struct gpulat_binding *b, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (b->warn) {
+		b->warn(msg, b->warn_data);
+	} else if (b->nkept < GPULAT_MAX_WARN_KEEP) {
+		b->kept[b->nkept] = strdup(msg);
+		if (b->kept[b->nkept])
+			b->nkept++;
+	}
+}
+
+static struct tep_format_field *find_field(struct tep_event *ev, const char *name)
+{
+	struct tep_format_field *f;
+
+	if (!name)
+		return NULL;
+	f = tep_find_field(ev, name);
+	if (!f)
+		f = tep_find_any_field(ev, name);
+	return f;
+}
+
+static bool field_is_string(const struct tep_format_field *f)
+{
+	return f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING) ||
+	       ((f->flags & TEP_FIELD_IS_ARRAY) && f->type && strstr(f->type, "char"));
+}
+
+/* Bind one present event; false (after one warning) when a required field is missing. */
+static bool bind_event(struct gpulat_binding *b, struct bound *bd)
+{
+	const struct famspec *fs = &famspecs[bd->def->fam];
+	struct tep_format_field *f;
+	unsigned int i;
+
+	for (i = 0; i < fs->n; i++) {
+		const struct fieldspec *s = &fs->f[i];
+
+		f = find_field(bd->event, s->name);
+		if (!f)
+			f = find_field(bd->event, s->alt);
+		/* amdgpu_vm_grab_id-style duplicates: prefer the string for names */
+		if (f && s->slot == S_NAME && !field_is_string(f) && !(f->flags & TEP_FIELD_IS_POINTER) &&
+		    f->size != 8 && f->size != 4)
+			f = NULL;
+		if (!f && s->required) {
+			b->problems++;
+			warnf(b, "%s:%s: unknown layout, field '%s' missing; event ignored",
+			      bd->def->system, bd->def->name, s->name);
+			return false;
+		}
+		bd->f[s->slot] = f;
+	}
+	return true;
+}
+
+static int cmp_bound(const void *a, const void *b)
+{
+	const struct bound *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static bool present(struct tep_handle *tep, const char *sys, const char *name)
+{
+	return tep_find_event_by_name(tep, sys, name) != NULL;
+}
+
+static enum gpulat_era detect_era(struct gpulat_binding *b)
+{
+	struct tep_event *ev;
+	struct tep_format_field *f;
+
+	if (present(b->tep, "gpu_scheduler", "drm_sched_job_queue") ||
+	    present(b->tep, "gpu_scheduler", "drm_sched_job_run") ||
+	    present(b->tep, "gpu_scheduler", "drm_sched_job_done"))
+		return GPULAT_ERA_V617;
+	ev = tep_find_event_by_name(b->tep, "gpu_scheduler", "drm_run_job");
+	if (ev) {
+		f = tep_find_field(ev, "name");
+		if (f && (f->flags & TEP_FIELD_IS_DYNAMIC))
+			return GPULAT_ERA_V519;
+		return GPULAT_ERA_V57;
+	}
+	if (present(b->tep, "gpu_scheduler", "drm_sched_job") ||
+	    present(b->tep, "gpu_scheduler", "drm_sched_process_job") ||
+	    present(b->tep, "gpu_sched", "amd_sched_job") ||
+	    present(b->tep, "gpu_sched", "amd_sched_process_job"))
+		return GPULAT_ERA_PRE57;
+	if (present(b->tep, "amdgpu", "amdgpu_cs_ioctl") ||
+	    present(b->tep, "amdgpu", "amdgpu_sched_run_job"))
+		return GPULAT_ERA_AMDGPU;
+	return GPULAT_ERA_NONE;
+}
+
+/**
+ * gpulat_binding_new - find every supported event of every era in @tep
+ * @tep: the trace's handle; must outlive the binding
+ *
+ * Fields are found by name in the trace's own format sections and cached.
+ * An event whose layout lacks a required field is not bound, and one warning
+ * names the event and the field; warnings issued here are kept and replayed
+ * to the callback given to gpulat_binding_set_warn().
+ *
+ * Return: a binding, or NULL with errno set.
+ */
+struct gpulat_binding *gpulat_binding_new(struct tep_handle *tep)
+{
+	struct gpulat_binding *b;
+	struct tep_event *ev;
+	unsigned int i;
+
+	if (!tep) {
+		errno = EINVAL;
+		return NULL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->tep = tep;
+	b->strs = gpulat__strtab_new();
+	b->ev = calloc(GPULAT_ARRAY_SIZE(evdefs), sizeof(*b->ev));
+	if (!b->strs || !b->ev)
+		goto fail;
+	b->empty = gpulat__strtab_intern(b->strs, "");
+	if (!b->empty)
+		goto fail;
+
+	for (i = 0; i < GPULAT_ARRAY_SIZE(evdefs); i++) {
+		struct bound *bd = &b->ev[b->nev];
+
+		ev = tep_find_event_by_name(tep, evdefs[i].system, evdefs[i].name);
+		if (!ev)
+			continue;
+		memset(bd, 0, sizeof(*bd));
+		bd->id = ev->id;
+		bd->def = &evdefs[i];
+		bd->event = ev;
+		if (!bind_event(b, bd))
+			continue;
+		if (!b->common_type) {
+			b->common_type = tep_find_common_field(ev, "common_type");
+			b->common_pid = tep_find_common_field(ev, "common_pid");
+			b->common_flags = tep_find_common_field(ev, "common_flags");
+		}
+		b->has |= 1u << evdefs[i].kind;
+		b->nev++;
+	}
+	qsort(b->ev, b->nev, sizeof(*b->ev), cmp_bound);
+	b->era = detect_era(b);
+	return b;
+fail:
+	gpulat_binding_free(b);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/**
+ * gpulat_binding_free - free a binding and every string it interned
+ * @b: the binding, may be NULL
+ */
+void gpulat_binding_free(struct gpulat_binding *b)
+{
+	unsigned int i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->nkept; i++)
+		free(b->kept[i]);
+	gpulat__strtab_free(b->strs);
+	free(b->ev);
+	free(b);
+}
+
+/**
+ * gpulat_binding_set_warn - where one-line warnings go
+ * @b: binding
+ * @fn: callback, NULL to keep them (up to 32) for later
+ * @data: its argument
+ *
+ * Warnings produced by gpulat_binding_new() are delivered to @fn now.
+ */
+void gpulat_binding_set_warn(struct gpulat_binding *b, gpulat_warn_fn fn, void *data)
+{
+	unsigned int i;
+
+	b->warn = fn;
+	b->warn_data = data;
+	if (!fn)
+		return;
+	for (i = 0; i < b->nkept; i++) {
+		fn(b->kept[i], data);
+		free(b->kept[i]);
+	}
+	b->nkept = 0;
+}
+
+/**
+ * gpulat_binding_era - the era detected from the events present in the trace
+ * @b: binding
+ *
+ * Return: the era, GPULAT_ERA_NONE when no GPU scheduler or amdgpu event exists.
+ */
+enum gpulat_era gpulat_binding_era(const struct gpulat_binding *b)
+{
+	return b->era;
+}
+
+/**
+ * gpulat_binding_has - whether @kind has at least one bound event in this trace
+ * @b: binding
+ * @kind: event kind
+ *
+ * Return: true if bound.
+ */
+bool gpulat_binding_has(const struct gpulat_binding *b, enum gpulat_kind kind)
+{
+	if ((unsigned int)kind >= GPULAT_EV__COUNT)
+		return false;
+	return b->has & (1u << kind);
+}
+
+/**
+ * gpulat_binding_problems - number of layout problems warned about
+ * @b: binding
+ *
+ * Return: the count.
+ */
+unsigned int gpulat_binding_problems(const struct gpulat_binding *b)
+{
+	return b->problems;
+}
+
+/**
+ * gpulat_binding_intern - intern a string in the binding's table
+ * @b: binding
+ * @s: string
+ *
+ * Return: the interned copy (equal strings give the same pointer), NULL on ENOMEM.
+ */
+const char *gpulat_binding_intern(struct gpulat_binding *b, const char *s)
+{
+	return gpulat__strtab_intern(b->strs, s);
+}
+
+static struct bound *lookup(struct gpulat_binding *b, int id)
+{
+	unsigned int lo = 0, hi = b->nev;
+
+	if (b->last < b->nev && b->ev[b->last].id == id)
+		return &b->ev[b->last];
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (b->ev[mid].id == id) {
+			b->last = mid;
+			return &b->ev[mid];
+		}
+		if (b->ev[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/**
+ * gpulat_binding_kind_of - the kind of the event with this id
+ * @b: binding
+ * @event_id: tep event id
+ *
+ * Return: the kind, GPULAT_EV_NONE if the event is not one of ours.
+ */
+enum gpulat_kind gpulat_binding_kind_of(const struct gpulat_binding *b, int event_id)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->nev; i++)
+		if (b->ev[i].id == event_id)
+			return b->ev[i].def->kind;
+	return GPULAT_EV_NONE;
+}
+
+/**
+ * gpulat_binding_event_name - "system:event" of a bound event id (for messages)
+ * @b: binding
+ * @event_id: tep event id
+ *
+ * Return: a static "system:event" pair in @sys/@name, or -ENOENT.
+ */
+int gpulat_binding_event_name(const struct gpulat_binding *b, int event_id,
+			      const char **sys, const char **name)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->nev; i++) {
+		if (b->ev[i].id == event_id) {
+			*sys = b->ev[i].def->system;
+			*name = b->ev[i].def->name;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* A number field, bounds-checked against the record. */
+static int read_num(struct gpulat_binding *b, struct tep_format_field *f,
+		    struct tep_record *rec, uint64_t *v)
+{
+	unsigned long long val;
+
+	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
+	    f->offset + f->size > rec->size)
+		return -1;
+	val = tep_read_number(b->tep, (char *)rec->data + f->offset, f->size);
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+		unsigned int bits = f->size * 8;
+		uint64_t sign = 1ULL << (bits - 1);
+
+		val &= (1ULL << bits) - 1;
+		val = (val ^ sign) - sign;	/* sign-extend */
+	}
+	*v = val;
+	return 0;
+}
+
+/*
+ * A string field: __data_loc / __rel_loc, a fixed char array, or a pointer
+ * (const char * that cannot be dereferenced offline: "0x%llx", *is_ptr set).
+ * Return 0, or -1 when the string lies outside the record.
+ */
+static int read_str(struct gpulat_binding *b, struct tep_format_field *f,
+		    struct tep_record *rec, const char **out, bool *is_ptr)
+{
+	uint64_t v;
+	unsigned int off, len;
+	char buf[32];
+
+	*out = NULL;
+	if (is_ptr)
+		*is_ptr = false;
+	if (!f)
+		return 0;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (f->offset < 0 || f->offset + 4 > rec->size)
+			return -1;
+		v = tep_read_number(b->tep, (char *)rec->data + f->offset, 4);
+		off = v & 0xffff;
+		len = (v >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+		if ((uint64_t)off + len > (uint64_t)rec->size)
+			return -1;
+		*out = gpulat__strtab_intern_len(b->strs, (char *)rec->data + off, len);
+		return *out ? 0 : -1;
+	}
+	if ((f->flags & TEP_FIELD_IS_ARRAY) || (f->flags & TEP_FIELD_IS_STRING &&
+						 !(f->flags & TEP_FIELD_IS_POINTER))) {
+		if (f->offset < 0 || f->offset + f->size > rec->size)
+			return -1;
+		*out = gpulat__strtab_intern_len(b->strs, (char *)rec->data + f->offset, f->size);
+		return *out ? 0 : -1;
+	}
+	/* a pointer */
+	if (read_num(b, f, rec, &v))
+		return -1;
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+	*out = gpulat__strtab_intern(b->strs, buf);
+	if (is_ptr)
+		*is_ptr = true;
+	return *out ? 0 : -1;
+}
+
+static const char *comm_of(struct gpulat_binding *b, int pid)
+{
+	const char *c = tep_data_comm_from_pid(b->tep, pid);
+
+	return c ? gpulat__strtab_intern(b->strs, c) : NULL;
+}
+
+static int damaged(struct gpulat_binding *b, struct bound *bd)
+{
+	bd->damaged++;
+	if (!bd->damaged_warned) {
+		bd->damaged_warned = true;
+		b->problems++;
+		warnf(b, "%s:%s: damaged record (field outside the record); skipped",
+		      bd->def->system, bd->def->name);
+	}
+	return -1;
+}
+
+/* read an optional number slot: 1 present, 0 absent, -1 damaged */
+static int opt_num(struct gpulat_binding *b, struct bound *bd, enum slot s,
+		   struct tep_record *rec, uint64_t *v)
+{
+	if (!bd->f[s])
+		return 0;
+	return read_num(b, bd->f[s], rec, v) ? -1 : 1;
+}
+
+/**
+ * gpulat_binding_decode - turn one record into a normalized event
+ * @b: binding
+ * @rec: the record (rec->ts, rec->cpu, rec->data, rec->size are used)
+ * @ev: filled on success
+ *
+ * Every read is checked against rec->size: a __data_loc string or a field that
+ * lies outside the record makes the record "damaged".
+ *
+ * Return: 1 when @rec is a bound event and @ev was filled, 0 when the record
+ * is not one of ours, -1 when it is ours but damaged; a damaged record is
+ * counted and warned about once per event.
+ */
+int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
+			  struct gpulat_event *ev)
+{
+	struct bound *bd;
+	uint64_t v, type;
+	bool is_ptr;
+	int r;
+
+	if (!b->common_type || !rec || !rec->data)
+		return 0;
+	if (read_num(b, b->common_type, rec, &type))
+		return 0;
+	bd = lookup(b, (int)type);
+	if (!bd)
+		return 0;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = rec->ts;
+	ev->cpu = rec->cpu;
+	ev->kind = bd->def->kind;
+	ev->dev = b->empty;
+	if (!read_num(b, b->common_pid, rec, &v))
+		ev->pid = (int)v;
+	if (!read_num(b, b->common_flags, rec, &v)) {
+		if (v & 0x08)
+			ev->flags |= GPULAT_EVF_HARDIRQ;
+		if (v & 0x10)
+			ev->flags |= GPULAT_EVF_SOFTIRQ;
+	}
+
+	switch (bd->def->fam) {
+	case FAM_SCHED_JOB:
+	case FAM_SCHED_WAITDEP:
+		if (read_str(b, bd->f[S_NAME], rec, &ev->ring, &is_ptr))
+			return damaged(b, bd);
+		if (is_ptr)
+			ev->flags |= GPULAT_EVF_RING_PTR;
+		if (bd->def->fam == FAM_SCHED_JOB) {
+			if (read_num(b, bd->f[S_FENCE], rec, &ev->fence_ptr))
+				return damaged(b, bd);
+			ev->flags |= GPULAT_EVF_FENCE_PTR;
+		} else {
+			if (read_num(b, bd->f[S_DEPPTR], rec, &ev->dep_ptr))
+				return damaged(b, bd);
+			ev->flags |= GPULAT_EVF_DEP_PTR;
+			r = opt_num(b, bd, S_DEPCTX, rec, &ev->dep_ctx);
+			if (r < 0 || opt_num(b, bd, S_DEPSEQNO, rec, &ev->dep_seqno) < 0)
+				return damaged(b, bd);
+			if (r > 0 && bd->f[S_DEPSEQNO])
+				ev->flags |= GPULAT_EVF_DEP;
+		}
+		r = opt_num(b, bd, S_ID, rec, &ev->id);
+		if (r < 0)
+			return damaged(b, bd);
+		if (r > 0)
+			ev->flags |= GPULAT_EVF_ID;
+		break;
+	case FAM_SCHED_DONE:
+		if (read_num(b, bd->f[S_FENCE], rec, &ev->fence_ptr))
+			return damaged(b, bd);
+		ev->flags |= GPULAT_EVF_FENCE_PTR;
+		break;
+	case FAM_617_JOB:
+		if (read_str(b, bd->f[S_NAME], rec, &ev->ring, NULL) ||
+		    read_str(b, bd->f[S_DEV], rec, &ev->dev, NULL))
+			return damaged(b, bd);
+		/* fall through */
+	case FAM_617_DONE:
+	case FAM_617_DEP:
+		if (read_num(b, bd->f[S_CTX], rec, &ev->ctx) ||
+		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno))
+			return damaged(b, bd);
+		ev->flags |= GPULAT_EVF_FENCE;
+		if (bd->def->fam == FAM_617_DEP) {
+			if (read_num(b, bd->f[S_DEPCTX], rec, &ev->dep_ctx) ||
+			    read_num(b, bd->f[S_DEPSEQNO], rec, &ev->dep_seqno))
+				return damaged(b, bd);
+			ev->flags |= GPULAT_EVF_DEP;
+		}
+		if (bd->def->fam == FAM_617_DONE && bd->f[S_DEV] &&
+		    read_str(b, bd->f[S_DEV], rec, &ev->dev, NULL))
+			return damaged(b, bd);
+		if (!ev->dev)
+			ev->dev = b->empty;
+		r = opt_num(b, bd, S_CLIENT, rec, &ev->client_id);
+		if (r < 0)
+			return damaged(b, bd);
+		if (r > 0)
+			ev->flags |= GPULAT_EVF_CLIENT;
+		break;
+	case FAM_FENCE:
+		if (read_str(b, bd->f[S_DRIVER], rec, &ev->driver, NULL) ||
+		    read_str(b, bd->f[S_TIMELINE], rec, &ev->timeline, NULL) ||
+		    read_num(b, bd->f[S_CTX], rec, &ev->ctx) ||
+		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno))
+			return damaged(b, bd);
+		ev->flags |= GPULAT_EVF_FENCE;
+		if (bd->f[S_CTX]->size < 8 || bd->f[S_SEQNO]->size < 8)
+			ev->flags |= GPULAT_EVF_FENCE32;
+		if (ev->kind == GPULAT_EV_FENCE_WAIT_START || ev->kind == GPULAT_EV_FENCE_WAIT_END)
+			ev->comm = comm_of(b, ev->pid);
+		break;
+	case FAM_AMD_JOB:
+		if (read_str(b, bd->f[S_TIMELINE], rec, &ev->timeline, NULL) ||
+		    read_num(b, bd->f[S_CTX], rec, &ev->ctx) ||
+		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
+		    read_str(b, bd->f[S_NAME], rec, &ev->ring, &is_ptr))
+			return damaged(b, bd);
+		if (bd->f[S_NAME] && is_ptr)
+			ev->flags |= GPULAT_EVF_RING_PTR;
+		if (!ev->ring)
+			ev->ring = ev->timeline;
+		ev->flags |= GPULAT_EVF_FENCE;
+		if (bd->f[S_CTX]->size < 8 || bd->f[S_SEQNO]->size < 8)
+			ev->flags |= GPULAT_EVF_FENCE32;
+		r = opt_num(b, bd, S_ID, rec, &ev->id);
+		if (r < 0)
+			return damaged(b, bd);
+		if (r > 0)
+			ev->flags |= GPULAT_EVF_ID;
+		break;
+	case FAM_AMD_IV:
+		if (opt_num(b, bd, S_IRQ, rec, &v) > 0)
+			ev->irq = (int)v;
+		if (opt_num(b, bd, S_VALUE, rec, &ev->value) < 0 ||
+		    opt_num(b, bd, S_CLIENT, rec, &ev->client_id) < 0)
+			return damaged(b, bd);
+		break;
+	case FAM_IRQ:
+	case FAM_SOFTIRQ:
+		if (read_num(b, bd->f[S_IRQ], rec, &v))
+			return damaged(b, bd);
+		ev->irq = (int)v;
+		break;
+	case FAM_SWITCH:
+		if (read_num(b, bd->f[S_PREV_PID], rec, &v))
+			return damaged(b, bd);
+		ev->prev_pid = (int)v;
+		if (read_num(b, bd->f[S_NEXT_PID], rec, &v))
+			return damaged(b, bd);
+		ev->next_pid = (int)v;
+		if (opt_num(b, bd, S_PREV_STATE, rec, &v) > 0)
+			ev->prev_state = (long)v;
+		break;
+	case FAM_WAKING:
+		if (read_num(b, bd->f[S_NEXT_PID], rec, &v))
+			return damaged(b, bd);
+		ev->next_pid = (int)v;
+		if (opt_num(b, bd, S_CPUID, rec, &v) > 0)
+			ev->irq = (int)v;
+		break;
+	case FAM_CPUFREQ:
+		if (read_num(b, bd->f[S_VALUE], rec, &ev->value) ||
+		    read_num(b, bd->f[S_CPUID], rec, &v))
+			return damaged(b, bd);
+		ev->irq = (int)v;
+		break;
+	}
+
+	if (bd->f[S_JOBCNT] || bd->f[S_HWCNT]) {
+		if (opt_num(b, bd, S_JOBCNT, rec, &v) > 0)
+			ev->job_count = (uint32_t)v;
+		if (opt_num(b, bd, S_HWCNT, rec, &v) > 0)
+			ev->hw_job_count = (int32_t)v;
+		ev->flags |= GPULAT_EVF_COUNTS;
+	}
+	if (ev->kind == GPULAT_EV_QUEUE || ev->kind == GPULAT_EV_AMD_CS)
+		ev->comm = comm_of(b, ev->pid);
+	return 1;
+}

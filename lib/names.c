@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Names of eras, event kinds and metrics (the strings of docs/truth-format.md).
+ */
+#include "gpulat-int.h"
+
+/**
+ * gpulat_era_name - the era as written in truth files ("5.19-6.16", ...)
+ * @era: the era
+ *
+ * Return: a static string, "none" for GPULAT_ERA_NONE or unknown values.
+ */
+const char *gpulat_era_name(enum gpulat_era era)
+{
+	switch (era) {
+	case GPULAT_ERA_PRE57:	return "pre-5.7";
+	case GPULAT_ERA_V57:	return "5.7-5.18";
+	case GPULAT_ERA_V519:	return "5.19-6.16";
+	case GPULAT_ERA_V617:	return "6.17+";
+	case GPULAT_ERA_AMDGPU:	return "amdgpu";
+	case GPULAT_ERA_NONE:	break;
+	}
+	return "none";
+}
+
+static const char * const kind_names[GPULAT_EV__COUNT] = {
+	[GPULAT_EV_NONE]		= "none",
+	[GPULAT_EV_QUEUE]		= "queue",
+	[GPULAT_EV_RUN]			= "run",
+	[GPULAT_EV_DONE]		= "done",
+	[GPULAT_EV_DEP]			= "dep",
+	[GPULAT_EV_UNSCHED]		= "unschedulable",
+	[GPULAT_EV_FENCE_INIT]		= "fence_init",
+	[GPULAT_EV_FENCE_EMIT]		= "fence_emit",
+	[GPULAT_EV_FENCE_ENABLE]	= "fence_enable_signal",
+	[GPULAT_EV_FENCE_SIGNALED]	= "fence_signaled",
+	[GPULAT_EV_FENCE_DESTROY]	= "fence_destroy",
+	[GPULAT_EV_FENCE_WAIT_START]	= "fence_wait_start",
+	[GPULAT_EV_FENCE_WAIT_END]	= "fence_wait_end",
+	[GPULAT_EV_AMD_CS]		= "amdgpu_cs_ioctl",
+	[GPULAT_EV_AMD_RUN]		= "amdgpu_sched_run_job",
+	[GPULAT_EV_AMD_IV]		= "amdgpu_iv",
+	[GPULAT_EV_IRQ_ENTRY]		= "irq_handler_entry",
+	[GPULAT_EV_IRQ_EXIT]		= "irq_handler_exit",
+	[GPULAT_EV_SOFTIRQ_ENTRY]	= "softirq_entry",
+	[GPULAT_EV_SOFTIRQ_EXIT]	= "softirq_exit",
+	[GPULAT_EV_SCHED_SWITCH]	= "sched_switch",
+	[GPULAT_EV_SCHED_WAKING]	= "sched_waking",
+	[GPULAT_EV_CPU_FREQ]		= "cpu_frequency",
+};
+
+/**
+ * gpulat_kind_name - short name of a normalized event kind
+ * @kind: the kind
+ *
+ * Return: a static string ("queue", "run", ...), "?" for out-of-range values.
+ */
+const char *gpulat_kind_name(enum gpulat_kind kind)
+{
+	if ((unsigned int)kind >= GPULAT_EV__COUNT || !kind_names[kind])
+		return "?";
+	return kind_names[kind];
+}
+
+/**
+ * gpulat_metric_name - the metric as named in truth files and reports
+ * @m: the metric
+ *
+ * Return: "wait", "hw_queue", "exec", "total", "dep_wait", or "?".
+ */
+const char *gpulat_metric_name(enum gpulat_metric m)
+{
+	switch (m) {
+	case GPULAT_M_WAIT:	return "wait";
+	case GPULAT_M_HW_QUEUE:	return "hw_queue";
+	case GPULAT_M_EXEC:	return "exec";
+	case GPULAT_M_TOTAL:	return "total";
+	case GPULAT_M_DEP_WAIT:	return "dep_wait";
+	case GPULAT_M__COUNT:	break;
+	}
+	return "?";
+}
+
+/**
+ * gpulat_stage_name - "queue", "run", "done" or "signal" (truth lost_stages)
+ * @st: the stage
+ *
+ * Return: a static string, "?" for out-of-range values.
+ */
+const char *gpulat_stage_name(enum gpulat_stage st)
+{
+	switch (st) {
+	case GPULAT_ST_QUEUE:	return "queue";
+	case GPULAT_ST_RUN:	return "run";
+	case GPULAT_ST_DONE:	return "done";
+	case GPULAT_ST_SIGNAL:	return "signal";
+	case GPULAT_ST__COUNT:	break;
+	}
+	return "?";
+}
+
+/**
+ * gpulat_status_name - "complete", "incomplete", "lost" or "orphan"
+ * @s: the job status
+ *
+ * Return: a static string (the truth-file spelling; "orphan" is ours).
+ */
+const char *gpulat_status_name(enum gpulat_job_status s)
+{
+	switch (s) {
+	case GPULAT_JOB_COMPLETE:	return "complete";
+	case GPULAT_JOB_INCOMPLETE:	return "incomplete";
+	case GPULAT_JOB_LOST:		return "lost";
+	case GPULAT_JOB_ORPHAN:		return "orphan";
+	}
+	return "?";
+}

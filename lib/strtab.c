@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * String interning: one copy of each distinct string, stable until the table
+ * is freed, so that equal names compare equal by pointer inside one table.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpulat-int.h"
+
+struct strent {
+	struct gpulat__hnode	node;
+	size_t			len;
+	char			s[];
+};
+
+struct gpulat__strtab {
+	struct gpulat__htab	h;
+};
+
+static uint64_t hash_len(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+struct gpulat__strtab *gpulat__strtab_new(void)
+{
+	struct gpulat__strtab *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	if (gpulat__htab_init(&st->h, 64)) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+void gpulat__strtab_free(struct gpulat__strtab *st)
+{
+	struct gpulat__hnode *n, *next;
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->h.nb; i++) {
+		for (n = st->h.b[i]; n; n = next) {
+			next = n->next;
+			free(gpulat_container_of(n, struct strent, node));
+		}
+	}
+	gpulat__htab_fini(&st->h);
+	free(st);
+}
+
+const char *gpulat__strtab_intern_len(struct gpulat__strtab *st, const char *s, size_t len)
+{
+	struct gpulat__hnode *n;
+	struct strent *e;
+	uint64_t h;
+
+	if (!s)
+		return NULL;
+	len = strnlen(s, len);
+	h = hash_len(s, len);
+	for (n = gpulat__htab_find(&st->h, h, len); n; n = gpulat__htab_next(n)) {
+		e = gpulat_container_of(n, struct strent, node);
+		if (!memcmp(e->s, s, len))
+			return e->s;
+	}
+	e = malloc(sizeof(*e) + len + 1);
+	if (!e)
+		return NULL;
+	e->len = len;
+	memcpy(e->s, s, len);
+	e->s[len] = '\0';
+	if (gpulat__htab_insert(&st->h, &e->node, h, len)) {
+		free(e);
+		return NULL;
+	}
+	return e->s;
+}
+
+const char *gpulat__strtab_intern(struct gpulat__strtab *st, const char *s)
+{
+	if (!s)
+		return NULL;
+	return gpulat__strtab_intern_len(st, s, strlen(s));
+}

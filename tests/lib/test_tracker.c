@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * One test per linking rule: small hand-written event sequences fed to the
+ * tracker, jobs checked stage by stage.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpulat.h"
+
+#define NONE	GPULAT_NONE
+#define MAXJ	64
+
+struct got {
+	struct gpulat_job	j[MAXJ];
+	struct gpulat_dep	d[MAXJ][4];
+	int			n;
+	int			warns;
+};
+
+static void on_job(const struct gpulat_job *job, void *data)
+{
+	struct got *g = data;
+	unsigned int i;
+
+	assert_true(g->n < MAXJ);
+	g->j[g->n] = *job;
+	for (i = 0; i < job->n_deps && i < 4; i++)
+		g->d[g->n][i] = job->deps[i];
+	g->j[g->n].deps = g->d[g->n];
+	g->n++;
+}
+
+static void on_warn(const char *msg, void *data)
+{
+	(void)msg;
+	((struct got *)data)->warns++;
+}
+
+static struct gpulat_tracker *mk(struct got *g, enum gpulat_era era, bool signals)
+{
+	struct gpulat_tracker_ops ops = { .job = on_job, .warn = on_warn };
+	struct gpulat_tracker *t;
+
+	memset(g, 0, sizeof(*g));
+	t = gpulat_tracker_new(&ops, g);
+	assert_non_null(t);
+	gpulat_tracker_set_era(t, era);
+	gpulat_tracker_set_signal_expected(t, signals);
+	return t;
+}
+
+/* 6.17 events */
+static void q617(struct gpulat_tracker *t, enum gpulat_kind k, uint64_t ts, int cpu,
+		 const char *dev, const char *ring, uint64_t ctx, uint64_t seqno)
+{
+	struct gpulat_event ev = {
+		.ts = ts, .cpu = cpu, .pid = 100, .kind = k,
+		.flags = GPULAT_EVF_FENCE | GPULAT_EVF_CLIENT,
+		.dev = dev, .ring = ring, .comm = "app", .ctx = ctx, .seqno = seqno,
+		.client_id = 7,
+	};
+
+	if (k == GPULAT_EV_DONE) {
+		ev.dev = "";
+		ev.ring = NULL;
+		ev.flags = GPULAT_EVF_FENCE;
+	}
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+}
+
+static void dep617(struct gpulat_tracker *t, enum gpulat_kind k, uint64_t ts, uint64_t ctx,
+		   uint64_t seqno, uint64_t dctx, uint64_t dseqno)
+{
+	struct gpulat_event ev = {
+		.ts = ts, .cpu = 0, .kind = k, .flags = GPULAT_EVF_FENCE | GPULAT_EVF_DEP,
+		.dev = "", .ctx = ctx, .seqno = seqno, .dep_ctx = dctx, .dep_seqno = dseqno,
+	};
+
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+}
+
+/* <= 6.16 events */
+static void qold(struct gpulat_tracker *t, enum gpulat_kind k, uint64_t ts, int cpu,
+		 const char *ring, uint64_t id, uint64_t ptr)
+{
+	struct gpulat_event ev = {
+		.ts = ts, .cpu = cpu, .pid = 200, .kind = k, .dev = "", .ring = ring,
+		.comm = "old", .id = id, .fence_ptr = ptr,
+		.flags = GPULAT_EVF_FENCE_PTR | GPULAT_EVF_ID,
+	};
+
+	if (k == GPULAT_EV_DONE) {
+		ev.ring = NULL;
+		ev.flags = GPULAT_EVF_FENCE_PTR;
+	}
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+}
+
+static void sig(struct gpulat_tracker *t, uint64_t ts, int cpu, const char *timeline,
+		uint64_t ctx, uint64_t seqno)
+{
+	struct gpulat_event ev = {
+		.ts = ts, .cpu = cpu, .kind = GPULAT_EV_FENCE_SIGNALED, .dev = "",
+		.driver = "drm_sched", .timeline = timeline,
+		.flags = GPULAT_EVF_FENCE | GPULAT_EVF_FENCE32,
+		.ctx = ctx & 0xffffffff, .seqno = seqno & 0xffffffff,
+	};
+
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+}
+
+static const struct gpulat_job *by_seqno(struct got *g, uint64_t seqno)
+{
+	int i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->j[i].seqno == seqno)
+			return &g->j[i];
+	fail_msg("no job with seqno %llu", (unsigned long long)seqno);
+	return NULL;
+}
+
+static const struct gpulat_job *by_id(struct got *g, uint64_t id)
+{
+	int i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->j[i].id == id)
+			return &g->j[i];
+	fail_msg("no job with id %llu", (unsigned long long)id);
+	return NULL;
+}
+
+static void test_617_keying(void **state)
+{
+	const struct gpulat_job *a, *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, false);
+	q617(t, GPULAT_EV_QUEUE, 100, 0, "0000:03:00.0", "gfx", 1025, 1);
+	q617(t, GPULAT_EV_QUEUE, 110, 1, "0000:03:00.0", "gfx", 1025, 2);
+	q617(t, GPULAT_EV_RUN, 150, 2, "0000:03:00.0", "gfx", 1025, 1);
+	q617(t, GPULAT_EV_RUN, 160, 2, "0000:03:00.0", "gfx", 1025, 2);
+	q617(t, GPULAT_EV_DONE, 300, 3, NULL, NULL, 1025, 1);
+	q617(t, GPULAT_EV_DONE, 400, 0, NULL, NULL, 1025, 2);
+	gpulat_tracker_flush(t, 500);
+	assert_int_equal(g.n, 2);
+	a = by_seqno(&g, 1);
+	b = by_seqno(&g, 2);
+	assert_string_equal(a->dev, "0000:03:00.0");
+	assert_string_equal(a->ring, "gfx");
+	assert_string_equal(a->comm, "app");
+	assert_int_equal(a->client_id, 7);
+	assert_int_equal(a->id, NONE);
+	assert_int_equal(a->ts[GPULAT_ST_QUEUE], 100);
+	assert_int_equal(a->cpu[GPULAT_ST_DONE], 3);
+	assert_int_equal(a->start_ts, 150);
+	assert_int_equal(a->wait, 50);
+	assert_int_equal(a->hw_queue, 0);
+	assert_int_equal(a->exec, 150);
+	assert_int_equal(a->total, 200);
+	assert_int_equal(a->dep_wait, 0);
+	assert_int_equal(a->status, GPULAT_JOB_COMPLETE);
+	/* FIFO ring: b starts when a is done */
+	assert_int_equal(b->start_ts, 300);
+	assert_int_equal(b->hw_queue, 140);
+	assert_int_equal(b->exec, 100);
+	gpulat_tracker_free(t);
+}
+
+static void test_legacy_link(void **state)
+{
+	const struct gpulat_job *a, *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V519, false);
+	qold(t, GPULAT_EV_QUEUE, 100, 0, "gfx", 1, 0xffff1000);
+	qold(t, GPULAT_EV_QUEUE, 101, 0, "comp", 1, 0xffff2000);
+	qold(t, GPULAT_EV_RUN, 120, 1, "comp", 1, 0xffff2000);
+	qold(t, GPULAT_EV_RUN, 130, 1, "gfx", 1, 0xffff1000);
+	qold(t, GPULAT_EV_DONE, 200, 2, NULL, 0, 0xffff1000);
+	qold(t, GPULAT_EV_DONE, 210, 2, NULL, 0, 0xffff2000);
+	gpulat_tracker_flush(t, 300);
+	assert_int_equal(g.n, 2);
+	a = &g.j[0];
+	b = &g.j[1];
+	assert_string_equal(a->ring, "gfx");
+	assert_string_equal(a->dev, "");
+	assert_int_equal(a->id, 1);
+	assert_int_equal(a->fence_ptr, 0xffff1000);
+	assert_int_equal(a->total, 100);
+	assert_int_equal(a->wait, 30);
+	assert_string_equal(b->ring, "comp");
+	assert_int_equal(b->start_ts, 120);	/* other ring: not serialized */
+	assert_int_equal(b->status, GPULAT_JOB_COMPLETE);
+	assert_int_equal(a->ctx, NONE);
+	gpulat_tracker_free(t);
+}
+
+/* a pointer seen again after its job completed starts a new job */
+static void test_legacy_ptr_reuse(void **state)
+{
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V519, false);
+	qold(t, GPULAT_EV_QUEUE, 100, 0, "gfx", 1, 0xabc0);
+	qold(t, GPULAT_EV_RUN, 110, 0, "gfx", 1, 0xabc0);
+	qold(t, GPULAT_EV_DONE, 150, 0, NULL, 0, 0xabc0);
+	qold(t, GPULAT_EV_QUEUE, 200, 0, "gfx", 2, 0xabc0);
+	qold(t, GPULAT_EV_RUN, 210, 0, "gfx", 2, 0xabc0);
+	qold(t, GPULAT_EV_DONE, 260, 0, NULL, 0, 0xabc0);
+	/* pointer reused while an older holder never completed: newest wins */
+	qold(t, GPULAT_EV_QUEUE, 300, 0, "gfx", 3, 0xdef0);
+	qold(t, GPULAT_EV_RUN, 310, 0, "gfx", 3, 0xdef0);
+	qold(t, GPULAT_EV_QUEUE, 320, 0, "gfx", 4, 0xdef0);
+	qold(t, GPULAT_EV_RUN, 330, 0, "gfx", 4, 0xdef0);
+	qold(t, GPULAT_EV_DONE, 400, 0, NULL, 0, 0xdef0);
+	gpulat_tracker_flush(t, 500);
+	assert_int_equal(g.n, 4);
+	assert_int_equal(by_id(&g, 1)->ts[GPULAT_ST_DONE], 150);
+	assert_int_equal(by_id(&g, 2)->ts[GPULAT_ST_DONE], 260);
+	assert_int_equal(by_id(&g, 2)->total, 60);
+	assert_int_equal(by_id(&g, 4)->ts[GPULAT_ST_DONE], 400);
+	assert_int_equal(by_id(&g, 3)->ts[GPULAT_ST_DONE], NONE);
+	assert_int_equal(by_id(&g, 3)->status, GPULAT_JOB_INCOMPLETE);
+	gpulat_tracker_free(t);
+}
+
+static void test_pre57_no_run(void **state)
+{
+	const struct gpulat_job *a, *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_PRE57, false);
+	qold(t, GPULAT_EV_QUEUE, 100, 0, "0xffffffff81000000", 1, 0x10);
+	qold(t, GPULAT_EV_QUEUE, 120, 0, "0xffffffff81000000", 2, 0x20);
+	qold(t, GPULAT_EV_DONE, 200, 1, NULL, 0, 0x10);
+	qold(t, GPULAT_EV_DONE, 260, 1, NULL, 0, 0x20);
+	gpulat_tracker_flush(t, 300);
+	assert_int_equal(g.n, 2);
+	a = by_id(&g, 1);
+	b = by_id(&g, 2);
+	assert_int_equal(a->status, GPULAT_JOB_COMPLETE);
+	assert_int_equal(a->wait, NONE);
+	assert_int_equal(a->hw_queue, NONE);
+	assert_int_equal(a->start_ts, 100);
+	assert_int_equal(a->exec, 100);
+	assert_int_equal(b->start_ts, 200);
+	assert_int_equal(b->exec, 60);
+	assert_int_equal(b->total, 140);
+	gpulat_tracker_free(t);
+}
+
+static void test_signal_out_of_order(void **state)
+{
+	const struct gpulat_job *a, *b, *c;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, true);
+	q617(t, GPULAT_EV_QUEUE, 100, 0, "d", "gfx", 9, 1);
+	q617(t, GPULAT_EV_QUEUE, 101, 0, "d", "gfx", 9, 2);
+	q617(t, GPULAT_EV_QUEUE, 102, 0, "d", "gfx", 9, 3);
+	q617(t, GPULAT_EV_RUN, 110, 1, "d", "gfx", 9, 1);
+	q617(t, GPULAT_EV_RUN, 111, 1, "d", "gfx", 9, 2);
+	q617(t, GPULAT_EV_RUN, 112, 1, "d", "gfx", 9, 3);
+	sig(t, 199, 3, "gfx", 9, 1);		/* before its done, other cpu */
+	q617(t, GPULAT_EV_DONE, 200, 2, NULL, NULL, 9, 1);
+	q617(t, GPULAT_EV_DONE, 300, 2, NULL, NULL, 9, 2);
+	assert_int_equal(g.n, 1);		/* 2 waits for its signal */
+	sig(t, 301, 2, "gfx", 9, 2);
+	assert_int_equal(g.n, 2);
+	q617(t, GPULAT_EV_DONE, 400, 2, NULL, NULL, 9, 3);	/* never signalled */
+	q617(t, GPULAT_EV_QUEUE, 400 + 20000000, 0, "d", "gfx", 9, 4);	/* linger passes */
+	assert_int_equal(g.n, 3);
+	gpulat_tracker_flush(t, 500 + 20000000);
+	a = by_seqno(&g, 1);
+	b = by_seqno(&g, 2);
+	c = by_seqno(&g, 3);
+	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 199);
+	assert_int_equal(a->cpu[GPULAT_ST_SIGNAL], 3);
+	assert_int_equal(b->ts[GPULAT_ST_SIGNAL], 301);
+	assert_int_equal(c->ts[GPULAT_ST_SIGNAL], NONE);
+	assert_int_equal(c->status, GPULAT_JOB_COMPLETE);
+	gpulat_tracker_free(t);
+}
+
+/* <= 6.16: the drm_sched signal after the done on the same cpu gives ctx:seqno */
+static void test_legacy_signal(void **state)
+{
+	const struct gpulat_job *a, *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V519, true);
+	qold(t, GPULAT_EV_QUEUE, 100, 0, "gfx", 1, 0x10);
+	qold(t, GPULAT_EV_QUEUE, 101, 0, "gfx", 2, 0x20);
+	qold(t, GPULAT_EV_RUN, 110, 1, "gfx", 1, 0x10);
+	sig(t, 111, 1, "gfx", 40, 2);	/* scheduled fence of job 2... not after a done */
+	qold(t, GPULAT_EV_RUN, 112, 1, "gfx", 2, 0x20);
+	qold(t, GPULAT_EV_DONE, 200, 2, NULL, 0, 0x10);
+	sig(t, 201, 3, "gfx", 41, 2);	/* other cpu: not ours */
+	sig(t, 202, 2, "gfx", 41, 1);
+	qold(t, GPULAT_EV_DONE, 300, 3, NULL, 0, 0x20);
+	sig(t, 300, 3, "gfx", 41, 2);
+	gpulat_tracker_flush(t, 400);
+	assert_int_equal(g.n, 2);
+	a = by_id(&g, 1);
+	b = by_id(&g, 2);
+	assert_int_equal(a->ctx, 41);
+	assert_int_equal(a->seqno, 1);
+	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 202);
+	assert_int_equal(a->cpu[GPULAT_ST_SIGNAL], 2);
+	assert_int_equal(b->seqno, 2);
+	assert_int_equal(b->ts[GPULAT_ST_SIGNAL], 300);
+	gpulat_tracker_free(t);
+}
+
+static void test_deps_617(void **state)
+{
+	const struct gpulat_job *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, false);
+	q617(t, GPULAT_EV_QUEUE, 100, 0, "d", "comp", 20, 5);
+	q617(t, GPULAT_EV_RUN, 105, 1, "d", "comp", 20, 5);
+	q617(t, GPULAT_EV_QUEUE, 110, 0, "d", "gfx", 30, 1);
+	dep617(t, GPULAT_EV_DEP, 110, 30, 1, 20, 5);
+	dep617(t, GPULAT_EV_DEP, 110, 30, 1, 999, 3);	/* foreign fence */
+	q617(t, GPULAT_EV_DONE, 150, 2, NULL, NULL, 20, 5);
+	q617(t, GPULAT_EV_RUN, 160, 1, "d", "gfx", 30, 1);
+	q617(t, GPULAT_EV_DONE, 200, 2, NULL, NULL, 30, 1);
+	gpulat_tracker_flush(t, 300);
+	b = by_seqno(&g, 1);
+	assert_int_equal(b->n_deps, 2);
+	assert_int_equal(b->deps[0].ctx, 20);
+	assert_int_equal(b->deps[0].job_seq, 0);
+	assert_string_equal(b->deps[0].ring, "comp");
+	assert_int_equal(b->deps[0].signal_ts, 150);
+	assert_int_equal(b->deps[1].job_seq, NONE);
+	assert_int_equal(b->dep_wait, 40);
+	assert_int_equal(b->wait, 50);
+	gpulat_tracker_free(t);
+}
+
+static void test_deps_legacy(void **state)
+{
+	struct gpulat_event ev;
+	const struct gpulat_job *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V519, false);
+	qold(t, GPULAT_EV_QUEUE, 100, 0, "comp", 1, 0xa0);
+	qold(t, GPULAT_EV_QUEUE, 110, 0, "gfx", 1, 0xb0);
+	qold(t, GPULAT_EV_RUN, 112, 1, "comp", 1, 0xa0);
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = 113;
+	ev.kind = GPULAT_EV_DEP;
+	ev.dev = "";
+	ev.ring = "gfx";
+	ev.id = 1;
+	ev.dep_ptr = 0xa0;
+	ev.dep_ctx = 77;
+	ev.dep_seqno = 1;
+	ev.flags = GPULAT_EVF_ID | GPULAT_EVF_DEP_PTR | GPULAT_EVF_DEP;
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+	qold(t, GPULAT_EV_DONE, 180, 2, NULL, 0, 0xa0);
+	/* the fence pointer is reused by a later job: the dep still names job 0 */
+	qold(t, GPULAT_EV_QUEUE, 181, 0, "comp", 2, 0xa0);
+	qold(t, GPULAT_EV_RUN, 190, 1, "gfx", 1, 0xb0);
+	qold(t, GPULAT_EV_DONE, 250, 2, NULL, 0, 0xb0);
+	gpulat_tracker_flush(t, 300);
+	b = by_id(&g, 1);
+	b = strcmp(b->ring, "gfx") ? &g.j[1] : b;
+	assert_string_equal(b->ring, "gfx");
+	assert_int_equal(b->n_deps, 1);
+	assert_int_equal(b->deps[0].ptr, 0xa0);
+	assert_int_equal(b->deps[0].job_seq, 0);
+	assert_int_equal(b->deps[0].signal_ts, 180);
+	assert_string_equal(b->deps[0].ring, "comp");
+	assert_int_equal(b->dep_wait, 70);
+	gpulat_tracker_free(t);
+}
+
+/* unschedulable names the scheduled fence (context - 1) of a same-ring job */
+static void test_unsched_ctx_minus_1(void **state)
+{
+	const struct gpulat_job *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, false);
+	q617(t, GPULAT_EV_QUEUE, 100, 0, "d", "gfx", 51, 1);
+	q617(t, GPULAT_EV_QUEUE, 101, 0, "d", "gfx", 61, 1);
+	dep617(t, GPULAT_EV_DEP, 101, 61, 1, 51, 1);
+	dep617(t, GPULAT_EV_UNSCHED, 102, 61, 1, 50, 1);
+	q617(t, GPULAT_EV_RUN, 110, 1, "d", "gfx", 51, 1);
+	q617(t, GPULAT_EV_RUN, 111, 1, "d", "gfx", 61, 1);
+	q617(t, GPULAT_EV_DONE, 150, 2, NULL, NULL, 51, 1);
+	q617(t, GPULAT_EV_DONE, 190, 2, NULL, NULL, 61, 1);
+	gpulat_tracker_flush(t, 300);
+	b = by_seqno(&g, 1);
+	b = b->ctx == 61 ? b : &g.j[1];
+	assert_int_equal(b->ctx, 61);
+	assert_int_equal(b->n_deps, 1);		/* merged with the add_dep */
+	assert_true(b->deps[0].unschedulable);
+	assert_int_equal(b->deps[0].job_seq, 0);
+	assert_int_equal(b->dep_wait, 10);	/* clamped to wait */
+	gpulat_tracker_free(t);
+}
+
+static void test_two_devices(void **state)
+{
+	const struct gpulat_job *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, false);
+	q617(t, GPULAT_EV_QUEUE, 100, 0, "0000:03:00.0", "gfx", 11, 1);
+	q617(t, GPULAT_EV_QUEUE, 100, 1, "0000:04:00.0", "gfx", 21, 1);
+	q617(t, GPULAT_EV_RUN, 110, 0, "0000:03:00.0", "gfx", 11, 1);
+	q617(t, GPULAT_EV_RUN, 120, 1, "0000:04:00.0", "gfx", 21, 1);
+	q617(t, GPULAT_EV_DONE, 200, 0, NULL, NULL, 11, 1);
+	q617(t, GPULAT_EV_QUEUE, 210, 0, "0000:03:00.0", "gfx", 11, 2);
+	q617(t, GPULAT_EV_RUN, 210, 0, "0000:03:00.0", "gfx", 11, 2);
+	q617(t, GPULAT_EV_DONE, 300, 1, NULL, NULL, 21, 1);
+	q617(t, GPULAT_EV_DONE, 400, 0, NULL, NULL, 11, 2);
+	gpulat_tracker_flush(t, 500);
+	assert_int_equal(g.n, 3);
+	b = &g.j[1];
+	assert_string_equal(b->dev, "0000:04:00.0");
+	assert_int_equal(b->start_ts, 120);	/* not after the other device's done */
+	b = &g.j[2];
+	assert_string_equal(b->dev, "0000:03:00.0");
+	assert_int_equal(b->start_ts, 210);	/* 04's done at 300 does not count */
+	gpulat_tracker_free(t);
+}
+
+static void test_seqno_wrap(void **state)
+{
+	const struct gpulat_job *a;
+	struct gpulat_tracker *t;
+	struct got g;
+	uint64_t big = (1ULL << 32) + 5;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, true);
+	q617(t, GPULAT_EV_QUEUE, 100, 0, "d", "gfx", 3, big);
+	q617(t, GPULAT_EV_QUEUE, 101, 0, "d", "gfx", 3, 5);	/* same low bits, other job */
+	q617(t, GPULAT_EV_RUN, 110, 0, "d", "gfx", 3, big);
+	q617(t, GPULAT_EV_DONE, 150, 1, NULL, NULL, 3, big);
+	sig(t, 151, 1, "gfx", 3, big);
+	gpulat_tracker_flush(t, 200);
+	assert_int_equal(g.n, 2);
+	a = &g.j[0];
+	assert_int_equal(a->seqno, big);
+	assert_int_equal(a->ts[GPULAT_ST_DONE], 150);
+	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 151);
+	assert_int_equal(a->status, GPULAT_JOB_COMPLETE);
+	assert_int_equal(g.j[1].seqno, 5);
+	assert_int_equal(g.j[1].ts[GPULAT_ST_DONE], NONE);
+	gpulat_tracker_free(t);
+}
+
+static void test_lost_events(void **state)
+{
+	struct gpulat_tracker_counters c;
+	const struct gpulat_job *a, *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, false);
+	q617(t, GPULAT_EV_QUEUE, 100, 0, "d", "gfx", 3, 1);
+	q617(t, GPULAT_EV_QUEUE, 101, 0, "d", "gfx", 3, 2);
+	/* cpu 1 lost events between 105 and 130: job 1's run was there */
+	gpulat_tracker_lost_range(t, 1, 105, 130, 12);
+	q617(t, GPULAT_EV_RUN, 130, 1, "d", "gfx", 3, 2);
+	q617(t, GPULAT_EV_DONE, 200, 2, NULL, NULL, 3, 1);
+	q617(t, GPULAT_EV_DONE, 250, 2, NULL, NULL, 3, 2);
+	gpulat_tracker_flush(t, 300);
+	a = by_seqno(&g, 1);
+	b = by_seqno(&g, 2);
+	assert_int_equal(a->status, GPULAT_JOB_LOST);
+	assert_int_equal(a->lost_stages, 1u << GPULAT_ST_RUN);
+	assert_int_equal(a->wait, NONE);
+	assert_int_equal(a->total, 100);
+	assert_int_equal(b->status, GPULAT_JOB_COMPLETE);
+	gpulat_tracker_counters(t, &c);
+	assert_int_equal(c.lost_events, 12);
+	gpulat_tracker_free(t);
+}
+
+static void test_incomplete_at_end(void **state)
+{
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V519, false);
+	qold(t, GPULAT_EV_QUEUE, 100, 0, "gfx", 1, 0x10);
+	qold(t, GPULAT_EV_RUN, 110, 0, "gfx", 1, 0x10);
+	qold(t, GPULAT_EV_QUEUE, 120, 0, "gfx", 2, 0x20);
+	assert_int_equal(g.n, 0);
+	gpulat_tracker_flush(t, 300);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.j[0].status, GPULAT_JOB_INCOMPLETE);
+	assert_int_equal(g.j[0].ts[GPULAT_ST_RUN], 110);
+	assert_int_equal(g.j[0].total, NONE);
+	assert_int_equal(g.j[0].exec, NONE);
+	assert_int_equal(g.j[0].start_ts, NONE);
+	assert_int_equal(g.j[0].wait, 10);
+	assert_int_equal(g.j[1].status, GPULAT_JOB_INCOMPLETE);
+	assert_int_equal(g.j[1].wait, NONE);
+	gpulat_tracker_free(t);
+}
+
+static void test_orphan_done(void **state)
+{
+	struct gpulat_tracker_counters c;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V519, false);
+	qold(t, GPULAT_EV_DONE, 100, 0, NULL, 0, 0x10);
+	qold(t, GPULAT_EV_RUN, 110, 0, "gfx", 5, 0x20);
+	qold(t, GPULAT_EV_DONE, 150, 0, NULL, 0, 0x20);
+	gpulat_tracker_flush(t, 300);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.j[0].status, GPULAT_JOB_ORPHAN);
+	assert_int_equal(g.j[0].fence_ptr, 0x10);
+	assert_int_equal(g.j[1].status, GPULAT_JOB_ORPHAN);
+	assert_int_equal(g.j[1].exec, 40);
+	gpulat_tracker_counters(t, &c);
+	assert_int_equal(c.orphan_done, 2);
+	assert_int_equal(c.orphan_run, 1);
+	gpulat_tracker_free(t);
+}
+
+static void test_max_open(void **state)
+{
+	struct gpulat_tracker_counters c;
+	struct gpulat_tracker *t;
+	struct got g;
+	int i;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, false);
+	gpulat_tracker_set_max_open(t, 4);
+	for (i = 0; i < 10; i++)
+		q617(t, GPULAT_EV_QUEUE, 100 + i, 0, "d", "gfx", 3, i);
+	assert_int_equal(g.n, 6);
+	assert_int_equal(g.j[0].seqno, 0);
+	assert_int_equal(g.j[0].status, GPULAT_JOB_INCOMPLETE);
+	gpulat_tracker_counters(t, &c);
+	assert_int_equal(c.dropped_open, 6);
+	assert_int_equal(c.open, 4);
+	assert_int_equal(g.warns, 1);
+	gpulat_tracker_flush(t, 300);
+	assert_int_equal(g.n, 10);
+	gpulat_tracker_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_617_keying),
+		cmocka_unit_test(test_legacy_link),
+		cmocka_unit_test(test_legacy_ptr_reuse),
+		cmocka_unit_test(test_pre57_no_run),
+		cmocka_unit_test(test_signal_out_of_order),
+		cmocka_unit_test(test_legacy_signal),
+		cmocka_unit_test(test_deps_617),
+		cmocka_unit_test(test_deps_legacy),
+		cmocka_unit_test(test_unsched_ctx_minus_1),
+		cmocka_unit_test(test_two_devices),
+		cmocka_unit_test(test_seqno_wrap),
+		cmocka_unit_test(test_lost_events),
+		cmocka_unit_test(test_incomplete_at_end),
+		cmocka_unit_test(test_orphan_done),
+		cmocka_unit_test(test_max_open),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
