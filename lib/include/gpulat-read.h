@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * gpulat reader: trace.dat files (libtracecmd) -> binding -> tracker.
+ *
+ *   r = gpulat_reader_open(paths, n, err, sizeof(err));   one-line error on NULL
+ *   gpulat_reader_run(r, tracker, hook, data, err, sizeof(err));
+ *   gpulat_reader_span(r, &first, &last); gpulat_reader_counts(r, &c);
+ *   gpulat_reader_close(r);
+ *
+ * Files are opened with TRACECMD_FL_LOAD_NO_PLUGINS (no plugin can change how
+ * records decode). Several files are merged in time order. Streaming: memory
+ * is that of libtracecmd plus the tracker's jobs in flight.
+ */
+#ifndef _GPULAT_READ_H
+#define _GPULAT_READ_H
+
+#include "gpulat.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct gpulat_reader;
+
+/* the record lines printed when a trace has no GPU events */
+#define GPULAT_RECORD_HINT_617						\
+	"trace-cmd record -e gpu_scheduler:drm_sched_job_queue "	\
+	"-e gpu_scheduler:drm_sched_job_run -e gpu_scheduler:drm_sched_job_done " \
+	"-e gpu_scheduler:drm_sched_job_add_dep "			\
+	"-e gpu_scheduler:drm_sched_job_unschedulable -e dma_fence"
+#define GPULAT_RECORD_HINT_LEGACY					\
+	"trace-cmd record -e gpu_scheduler:drm_sched_job "		\
+	"-e gpu_scheduler:drm_run_job -e gpu_scheduler:drm_sched_process_job " \
+	"-e gpu_scheduler:drm_sched_job_wait_dep -e dma_fence"
+
+/**
+ * gpulat_reader_open - open and validate trace.dat files
+ * @paths: file names
+ * @n: how many (>= 1)
+ * @err: on failure, one line naming the file and the problem (missing file,
+ *	"not a trace-cmd data file", truncated/damaged, no GPU events with the
+ *	`trace-cmd record` line for each kernel era, unknown event layout)
+ * @errlen: size of @err
+ *
+ * Return: the reader, or NULL with errno set and @err filled.
+ */
+struct gpulat_reader *gpulat_reader_open(const char **paths, int n, char *err, size_t errlen);
+void gpulat_reader_close(struct gpulat_reader *r);
+
+/* warnings (binding layout problems, damaged records, era mismatch between files) */
+void gpulat_reader_set_warn(struct gpulat_reader *r, gpulat_warn_fn fn, void *data);
+
+/*
+ * Called for every decoded event of ours (GPU, dma_fence, irq, sched, power)
+ * after the tracker saw it. @file is the index in the paths given to open.
+ * A negative return stops the iteration (gpulat_reader_run returns it).
+ */
+typedef int (*gpulat_reader_hook_fn)(const struct gpulat_event *ev, struct tep_record *rec,
+				     int file, void *data);
+
+/**
+ * gpulat_reader_run - iterate every record of every file, merged in time order
+ * @r: reader
+ * @t: tracker fed with every event (may be NULL); its era and whether
+ *	finished-fence signals are expected are set from the trace; it is
+ *	flushed at the end
+ * @hook: optional per-event hook
+ * @data: its argument
+ * @err: one-line error on failure (may be NULL)
+ * @errlen: its size
+ *
+ * Lost events (ring-buffer overruns) are reported to the tracker with their
+ * time window. Can be called once per reader.
+ *
+ * Return: 0, a negative errno, or the hook's negative return.
+ */
+int gpulat_reader_run(struct gpulat_reader *r, struct gpulat_tracker *t,
+		      gpulat_reader_hook_fn hook, void *data, char *err, size_t errlen);
+
+struct gpulat_reader_counts {
+	uint64_t	events;		/* every record */
+	uint64_t	gpu_events;	/* gpu_scheduler, gpu_sched, dma_fence, fence, amdgpu */
+	uint64_t	lost_events;	/* sum of the missed-event counts */
+	uint64_t	lost_gaps;	/* records preceded by a gap (count may be unknown) */
+	uint64_t	damaged;	/* records of ours that could not be decoded */
+	uint64_t	kind[GPULAT_EV__COUNT];
+};
+
+void gpulat_reader_counts(const struct gpulat_reader *r, struct gpulat_reader_counts *c);
+/* first and last timestamp of ANY record; GPULAT_NONE before run or if empty */
+void gpulat_reader_span(const struct gpulat_reader *r, uint64_t *first_ts, uint64_t *last_ts);
+/* era of the first file with GPU events */
+enum gpulat_era gpulat_reader_era(const struct gpulat_reader *r);
+/* whether dma_fence_signaled (or fence_signaled) is in the trace */
+bool gpulat_reader_has_signals(const struct gpulat_reader *r);
+int gpulat_reader_nfiles(const struct gpulat_reader *r);
+/* CPUs of one file, or the sum over all files if @file < 0 */
+int gpulat_reader_cpus(const struct gpulat_reader *r, int file);
+/* tracker cpu = file's first cpu + record cpu (0 for the first file) */
+int gpulat_reader_cpu_base(const struct gpulat_reader *r, int file);
+struct tep_handle *gpulat_reader_tep(const struct gpulat_reader *r, int file);
+struct gpulat_binding *gpulat_reader_binding(const struct gpulat_reader *r, int file);
+const char *gpulat_reader_path(const struct gpulat_reader *r, int file);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _GPULAT_READ_H */

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Reader: trace.dat files -> binding -> tracker, with clear one-line errors.
+ *
+ * libtracecmd merges the CPUs (and several files) in time order; each record
+ * is decoded through the file's own binding and fed to the tracker. Nothing is
+ * kept per record: memory is O(jobs in flight).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "gpulat-int.h"
+#include "gpulat-read.h"
+
+/* exported by libtracecmd, not declared in its public header */
+int tracecmd_cpus(struct tracecmd_input *handle);
+
+static const char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+struct rfile {
+	struct gpulat_reader	*r;
+	int			idx;
+	const char		*path;
+	struct tracecmd_input	*h;
+	struct tep_handle	*tep;
+	struct gpulat_binding	*b;
+	enum gpulat_era		era;
+	int			cpus;
+	int			cpu_base;
+	uint64_t		*cpu_last;	/* last record ts per cpu (lost windows) */
+	char			first_warn[256];
+	char			*kept[8];	/* warnings before a callback was set */
+	int			nkept;
+};
+
+struct gpulat_reader {
+	struct rfile		*f;
+	int			n;
+	enum gpulat_era		era;
+	bool			signals;
+	bool			ran;
+	uint64_t		first_ts, last_ts;
+	struct gpulat_reader_counts c;
+	gpulat_warn_fn		warn;
+	void			*warn_data;
+	/* during run */
+	struct gpulat_tracker	*t;
+	gpulat_reader_hook_fn	hook;
+	void			*hook_data;
+	int			stop;
+};
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static void rwarn(struct gpulat_reader *r, const char *msg)
+{
+	if (r->warn)
+		r->warn(msg, r->warn_data);
+}
+
+/* binding warnings, prefixed with the file name; kept until a callback is set */
+static void bind_warn(const char *msg, void *data)
+{
+	struct rfile *f = data;
+	char line[512];
+
+	if (!f->first_warn[0])
+		snprintf(f->first_warn, sizeof(f->first_warn), "%s", msg);
+	snprintf(line, sizeof(line), "%s: %s", f->path, msg);
+	if (f->r->warn)
+		rwarn(f->r, line);
+	else if (f->nkept < (int)GPULAT_ARRAY_SIZE(f->kept) && (f->kept[f->nkept] = strdup(line)))
+		f->nkept++;
+}
+
+/* Is @path readable and a trace-cmd data file? 0 or -errno with @err set. */
+static int check_file(const char *path, char *err, size_t errlen)
+{
+	char magic[sizeof(trace_magic)];
+	struct stat st;
+	FILE *fp;
+	size_t got;
+
+	if (stat(path, &st)) {
+		int e = errno;
+
+		seterr(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		seterr(err, errlen, "%s: is a directory, not a trace-cmd data file", path);
+		return -EISDIR;
+	}
+	fp = fopen(path, "rb");
+	if (!fp) {
+		int e = errno;
+
+		seterr(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	got = fread(magic, 1, sizeof(magic), fp);
+	fclose(fp);
+	if (got == 0) {
+		seterr(err, errlen, "%s: empty file, not a trace-cmd data file", path);
+		return -EINVAL;
+	}
+	if (got < sizeof(magic) || memcmp(magic, trace_magic, sizeof(magic))) {
+		seterr(err, errlen, "%s: not a trace-cmd data file", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void close_file(struct rfile *f)
+{
+	gpulat_binding_free(f->b);
+	f->b = NULL;
+	if (f->h)
+		tracecmd_close(f->h);
+	f->h = NULL;
+	free(f->cpu_last);
+	f->cpu_last = NULL;
+	while (f->nkept > 0)
+		free(f->kept[--f->nkept]);
+}
+
+static int open_file(struct rfile *f, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = check_file(f->path, err, errlen);
+	if (ret)
+		return ret;
+	f->h = tracecmd_open(f->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!f->h) {
+		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (cannot read its headers)",
+		       f->path);
+		return -EINVAL;
+	}
+	tracecmd_set_private(f->h, f);
+	f->tep = tracecmd_get_tep(f->h);
+	f->cpus = tracecmd_cpus(f->h);
+	if (!f->tep || f->cpus <= 0) {
+		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (no CPU data)",
+		       f->path);
+		return -EINVAL;
+	}
+	f->cpu_last = calloc(f->cpus, sizeof(*f->cpu_last));
+	f->b = gpulat_binding_new(f->tep);
+	if (!f->cpu_last || !f->b) {
+		seterr(err, errlen, "%s: out of memory", f->path);
+		return -ENOMEM;
+	}
+	gpulat_binding_set_warn(f->b, bind_warn, f);
+	f->era = gpulat_binding_era(f->b);
+	if (f->era != GPULAT_ERA_NONE &&
+	    !gpulat_binding_has(f->b, GPULAT_EV_QUEUE) && !gpulat_binding_has(f->b, GPULAT_EV_DONE) &&
+	    !gpulat_binding_has(f->b, GPULAT_EV_AMD_CS) && !gpulat_binding_has(f->b, GPULAT_EV_AMD_RUN)) {
+		seterr(err, errlen, "%s: GPU scheduler events present but their layout is unknown (%s)",
+		       f->path, f->first_warn[0] ? f->first_warn : "no usable field");
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/**
+ * gpulat_reader_open - open and validate trace.dat files
+ * @paths: file names
+ * @n: how many (>= 1)
+ * @err: one-line error naming the file and the problem
+ * @errlen: size of @err
+ *
+ * Return: the reader, or NULL with errno set and @err filled.
+ */
+struct gpulat_reader *gpulat_reader_open(const char **paths, int n, char *err, size_t errlen)
+{
+	struct gpulat_reader *r;
+	int i, ret, base = 0;
+
+	if (!paths || n < 1) {
+		seterr(err, errlen, "no trace file given");
+		errno = EINVAL;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		goto nomem;
+	r->f = calloc(n, sizeof(*r->f));
+	if (!r->f)
+		goto nomem;
+	r->n = n;
+	r->first_ts = r->last_ts = GPULAT_NONE;
+	for (i = 0; i < n; i++) {
+		struct rfile *f = &r->f[i];
+
+		f->r = r;
+		f->idx = i;
+		f->path = paths[i];
+		ret = open_file(f, err, errlen);
+		if (ret) {
+			gpulat_reader_close(r);
+			errno = -ret;
+			return NULL;
+		}
+		f->cpu_base = base;
+		base += f->cpus;
+		if (f->era != GPULAT_ERA_NONE && r->era == GPULAT_ERA_NONE)
+			r->era = f->era;
+		if (gpulat_binding_has(f->b, GPULAT_EV_FENCE_SIGNALED))
+			r->signals = true;
+	}
+	if (r->era == GPULAT_ERA_NONE) {
+		seterr(err, errlen,
+		       "%s: no GPU scheduler events in this trace; record them with: "
+		       "(Linux 6.17+) " GPULAT_RECORD_HINT_617 " ; (Linux 5.7-6.16) "
+		       GPULAT_RECORD_HINT_LEGACY, n == 1 ? paths[0] : "(all files)");
+		gpulat_reader_close(r);
+		errno = ENODATA;
+		return NULL;
+	}
+	return r;
+nomem:
+	if (r)
+		free(r->f);
+	free(r);
+	seterr(err, errlen, "out of memory");
+	errno = ENOMEM;
+	return NULL;
+}
+
+/**
+ * gpulat_reader_close - close every file and free the reader
+ * @r: reader, may be NULL
+ */
+void gpulat_reader_close(struct gpulat_reader *r)
+{
+	int i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->n; i++)
+		close_file(&r->f[i]);
+	free(r->f);
+	free(r);
+}
+
+/**
+ * gpulat_reader_set_warn - where warnings go during gpulat_reader_run()
+ * @r: reader
+ * @fn: callback (one line, names the file)
+ * @data: its argument
+ */
+void gpulat_reader_set_warn(struct gpulat_reader *r, gpulat_warn_fn fn, void *data)
+{
+	int i, k;
+
+	r->warn = fn;
+	r->warn_data = data;
+	for (i = 0; fn && i < r->n; i++) {
+		for (k = 0; k < r->f[i].nkept; k++) {
+			fn(r->f[i].kept[k], data);
+			free(r->f[i].kept[k]);
+		}
+		r->f[i].nkept = 0;
+	}
+}
+
+static bool is_gpu(enum gpulat_kind k)
+{
+	return k >= GPULAT_EV_QUEUE && k <= GPULAT_EV_AMD_IV;
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct gpulat_reader *r = data;
+	struct rfile *f = tracecmd_get_private(h);
+	struct gpulat_event ev;
+	int ret, tcpu;
+
+	(void)cpu;
+	if (!f)
+		return 0;
+	r->c.events++;
+	if (r->first_ts == GPULAT_NONE || rec->ts < r->first_ts)
+		r->first_ts = rec->ts;
+	if (r->last_ts == GPULAT_NONE || rec->ts > r->last_ts)
+		r->last_ts = rec->ts;
+	tcpu = f->cpu_base + rec->cpu;
+
+	if (rec->missed_events) {
+		uint64_t count = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
+		uint64_t from = (rec->cpu >= 0 && rec->cpu < f->cpus) ? f->cpu_last[rec->cpu] : 0;
+
+		r->c.lost_events += count;
+		r->c.lost_gaps++;
+		if (r->t)
+			gpulat_tracker_lost_range(r->t, tcpu, from, rec->ts, count);
+	}
+	if (rec->cpu >= 0 && rec->cpu < f->cpus)
+		f->cpu_last[rec->cpu] = rec->ts;
+
+	ret = gpulat_binding_decode(f->b, rec, &ev);
+	if (ret < 0) {
+		r->c.damaged++;
+		return 0;
+	}
+	if (ret == 0)
+		return 0;
+	ev.cpu = tcpu;
+	r->c.kind[ev.kind]++;
+	if (is_gpu(ev.kind))
+		r->c.gpu_events++;
+	if (r->t) {
+		ret = gpulat_tracker_feed(r->t, &ev);
+		if (ret < 0) {
+			r->stop = ret;
+			return ret;
+		}
+	}
+	if (r->hook) {
+		ret = r->hook(&ev, rec, f->idx, r->hook_data);
+		if (ret < 0) {
+			r->stop = ret;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * gpulat_reader_run - iterate every record of every file, merged in time order
+ * @r: reader
+ * @t: tracker fed with every event (may be NULL); flushed at the end
+ * @hook: optional per-event hook
+ * @data: its argument
+ * @err: one-line error on failure (may be NULL)
+ * @errlen: its size
+ *
+ * Return: 0, a negative errno, or the hook's negative return.
+ */
+int gpulat_reader_run(struct gpulat_reader *r, struct gpulat_tracker *t,
+		      gpulat_reader_hook_fn hook, void *data, char *err, size_t errlen)
+{
+	struct tracecmd_input **hs;
+	char line[256];
+	int i, ret;
+
+	if (r->ran) {
+		seterr(err, errlen, "%s: the reader was already run", r->f[0].path);
+		return -EALREADY;
+	}
+	r->ran = true;
+	r->t = t;
+	r->hook = hook;
+	r->hook_data = data;
+	if (t) {
+		gpulat_tracker_set_era(t, r->era);
+		gpulat_tracker_set_signal_expected(t, r->signals);
+	}
+	for (i = 1; i < r->n; i++) {
+		if (r->f[i].era != GPULAT_ERA_NONE && r->f[i].era != r->era) {
+			snprintf(line, sizeof(line), "%s: GPU events of era %s, %s has %s; linking as %s",
+				 r->f[i].path, gpulat_era_name(r->f[i].era), r->f[0].path,
+				 gpulat_era_name(r->era), gpulat_era_name(r->era));
+			rwarn(r, line);
+		}
+	}
+
+	if (r->n == 1) {
+		ret = tracecmd_iterate_events(r->f[0].h, NULL, 0, on_record, r);
+	} else {
+		hs = calloc(r->n, sizeof(*hs));
+		if (!hs) {
+			seterr(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		for (i = 0; i < r->n; i++)
+			hs[i] = r->f[i].h;
+		ret = tracecmd_iterate_events_multi(hs, r->n, on_record, r);
+		free(hs);
+	}
+	if (r->stop < 0) {
+		seterr(err, errlen, "%s: stopped: %s", r->f[0].path, strerror(-r->stop));
+		return r->stop;
+	}
+	if (ret < 0 && r->c.events == 0) {
+		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (no readable records)",
+		       r->f[0].path);
+		return -EIO;
+	}
+	if (t)
+		gpulat_tracker_flush(t, r->last_ts == GPULAT_NONE ? 0 : r->last_ts);
+	if (r->c.damaged) {
+		snprintf(line, sizeof(line), "%s: %llu damaged GPU records skipped", r->f[0].path,
+			 (unsigned long long)r->c.damaged);
+		rwarn(r, line);
+	}
+	return 0;
+}
+
+/**
+ * gpulat_reader_counts - event counts of the run
+ * @r: reader
+ * @c: filled
+ */
+void gpulat_reader_counts(const struct gpulat_reader *r, struct gpulat_reader_counts *c)
+{
+	*c = r->c;
+}
+
+/**
+ * gpulat_reader_span - first and last timestamp of any record
+ * @r: reader
+ * @first_ts: filled (GPULAT_NONE if no record)
+ * @last_ts: filled (GPULAT_NONE if no record)
+ */
+void gpulat_reader_span(const struct gpulat_reader *r, uint64_t *first_ts, uint64_t *last_ts)
+{
+	if (first_ts)
+		*first_ts = r->first_ts;
+	if (last_ts)
+		*last_ts = r->last_ts;
+}
+
+/**
+ * gpulat_reader_era - era of the first file with GPU events
+ * @r: reader
+ *
+ * Return: the era.
+ */
+enum gpulat_era gpulat_reader_era(const struct gpulat_reader *r)
+{
+	return r->era;
+}
+
+/**
+ * gpulat_reader_has_signals - whether dma_fence_signaled is in the trace
+ * @r: reader
+ *
+ * Return: true if some file has a bound (dma_)fence_signaled event.
+ */
+bool gpulat_reader_has_signals(const struct gpulat_reader *r)
+{
+	return r->signals;
+}
+
+/**
+ * gpulat_reader_nfiles - number of files
+ * @r: reader
+ *
+ * Return: the count.
+ */
+int gpulat_reader_nfiles(const struct gpulat_reader *r)
+{
+	return r->n;
+}
+
+/**
+ * gpulat_reader_cpus - CPUs of one file, or of all files
+ * @r: reader
+ * @file: index, or < 0 for the sum
+ *
+ * Return: the count, -EINVAL for a bad index.
+ */
+int gpulat_reader_cpus(const struct gpulat_reader *r, int file)
+{
+	int i, n = 0;
+
+	if (file >= r->n)
+		return -EINVAL;
+	if (file >= 0)
+		return r->f[file].cpus;
+	for (i = 0; i < r->n; i++)
+		n += r->f[i].cpus;
+	return n;
+}
+
+/**
+ * gpulat_reader_cpu_base - tracker cpu number of cpu 0 of @file
+ * @r: reader
+ * @file: index
+ *
+ * Return: the base (0 for the first file), -EINVAL for a bad index.
+ */
+int gpulat_reader_cpu_base(const struct gpulat_reader *r, int file)
+{
+	if (file < 0 || file >= r->n)
+		return -EINVAL;
+	return r->f[file].cpu_base;
+}
+
+/**
+ * gpulat_reader_tep - the tep handle of a file
+ * @r: reader
+ * @file: index
+ *
+ * Return: the handle (owned by the reader), NULL for a bad index.
+ */
+struct tep_handle *gpulat_reader_tep(const struct gpulat_reader *r, int file)
+{
+	if (file < 0 || file >= r->n)
+		return NULL;
+	return r->f[file].tep;
+}
+
+/**
+ * gpulat_reader_binding - the binding of a file
+ * @r: reader
+ * @file: index
+ *
+ * Return: the binding (owned by the reader), NULL for a bad index.
+ */
+struct gpulat_binding *gpulat_reader_binding(const struct gpulat_reader *r, int file)
+{
+	if (file < 0 || file >= r->n)
+		return NULL;
+	return r->f[file].b;
+}
+
+/**
+ * gpulat_reader_path - the path of a file as given to gpulat_reader_open()
+ * @r: reader
+ * @file: index
+ *
+ * Return: the path, NULL for a bad index.
+ */
+const char *gpulat_reader_path(const struct gpulat_reader *r, int file)
+{
+	if (file < 0 || file >= r->n)
+		return NULL;
+	return r->f[file].path;
+}
