@@ -4,8 +4,9 @@
 
 Usage: facts.py TRACE.dat [--kernel KVER] [--check ID ...] > NAME.facts.json
 
-Reads `trace-cmd report -t` text only (deliberately independent of the
-project's C library) and links jobs the simple way:
+Reads `trace-cmd report -N -t` text only (-N: no plugins, so the kernel's own
+print formats are parsed whatever plugins are installed; deliberately
+independent of the project's C library) and links jobs the simple way:
   drm_sched_job (queue) and drm_run_job (run) share ring + id;
   drm_sched_process_job (done) carries only the finished-fence pointer and is
   paired with the most recent OPEN job (queued, not yet done) holding that
@@ -55,7 +56,7 @@ def main():
     if not trace:
         sys.exit(__doc__)
 
-    text = subprocess.run(['trace-cmd', 'report', '-t', trace],
+    text = subprocess.run(['trace-cmd', 'report', '-N', '-t', trace],
                           capture_output=True, text=True, check=True).stdout
 
     jobs = {}            # (ring, id) -> job dict
