@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * gpu-trace-gen: writes real trace.dat files from a simulated GPU scheduler
+ * scenario, plus the ground-truth file (docs/truth-format.md).
+ */
+#ifndef GPU_TRACE_GEN_H
+#define GPU_TRACE_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GEN_VERSION	"gpu-trace-gen 0.1"
+#define GEN_NONE	UINT64_MAX	/* "no timestamp" */
+#define GEN_MAX_CPUS	8
+#define GEN_MAX_DEVS	2
+#define GEN_MAX_RINGS	8
+#define GEN_MAX_PROCS	8
+#define GEN_MAX_DEPS	2
+#define GEN_MAX_LOST	2
+#define GEN_PAGE_SIZE	4096
+
+#define US(x)	((uint64_t)(x) * 1000ULL)
+#define MS(x)	((uint64_t)(x) * 1000000ULL)
+
+/* ------------------------------------------------------------------ */
+/* scenario model (scenarios.c)                                        */
+
+enum gen_era {
+	ERA_PRE57,		/* 4.20-5.6: no run event, const char *name */
+	ERA_57,			/* 5.7-5.18: + drm_run_job, const char *name */
+	ERA_519,		/* 5.19-6.16: __data_loc name */
+	ERA_617,		/* 6.17+: stable uAPI events */
+};
+
+struct gen_dev_cfg {
+	const char	*name;		/* dev_name(), 6.17+ only */
+	int		irq_cpu;	/* CPU taking the completion interrupt */
+	int		irq;		/* irq number */
+	int		sched_cpu;	/* CPU of the scheduler workers */
+};
+
+struct gen_ring_cfg {
+	const char	*name;
+	int		dev;
+	int		credits;	/* max jobs on the hardware */
+	uint64_t	dur_min;	/* exec duration, uniform in [min, max] */
+	uint64_t	dur_max;
+	int		dep_ring;	/* -1 or ring whose latest job we depend on */
+	int		dep_pct;	/* probability of that dependency */
+	uint64_t	hang_at;	/* 0, or the job run after it never ends */
+};
+
+struct gen_proc_cfg {
+	int		pid;
+	const char	*comm;
+	int		cpu;
+	uint64_t	period;		/* submission period */
+	uint64_t	jitter;		/* +- uniform jitter */
+	int		burst;		/* jobs per ring per submission */
+	unsigned int	rings;		/* bit mask of rings submitted to */
+	uint64_t	client_id;
+	int		gap_every;	/* every N submissions ... */
+	uint64_t	gap_min;	/* ... pause this long (stutter) */
+	uint64_t	gap_max;
+	int		wait_pct;	/* % of submissions waited on */
+	int		max_inflight;	/* throttle: wait when more in flight */
+	uint64_t	start;		/* first submission */
+};
+
+struct gen_lost_cfg {
+	int		cpu;
+	uint64_t	start;		/* relative to the trace start */
+	uint64_t	len;
+};
+
+struct gen_scenario {
+	const char	*name;
+	const char	*desc;
+	enum gen_era	era;
+	bool		dma_fence;
+	bool		amdgpu;
+	int		cpus;
+	uint64_t	duration;	/* submissions stop here */
+	uint64_t	tail;		/* simulated time after that */
+	int		ndevs, nrings, nprocs;
+	struct gen_dev_cfg	devs[GEN_MAX_DEVS];
+	struct gen_ring_cfg	rings[GEN_MAX_RINGS];
+	struct gen_proc_cfg	procs[GEN_MAX_PROCS];
+	int		bg_ratio_pct;	/* background events per GPU event, % */
+	uint64_t	free_min;	/* fence free delay after done */
+	uint64_t	free_max;
+	bool		signal_ooo;	/* signals of one ring on two CPUs */
+	int		nlost;
+	struct gen_lost_cfg	lost[GEN_MAX_LOST];
+	uint64_t	seqno_start;	/* first entity seqno (seqno-wrap) */
+};
+
+const struct gen_scenario *gen_scenario_find(const char *name);
+const struct gen_scenario *gen_scenario_get(int i);
+int gen_scenario_count(void);
+const char *gen_era_name(enum gen_era era);
+
+/* ------------------------------------------------------------------ */
+/* random numbers (rng.c)                                              */
+
+struct gen_rng {
+	uint64_t	s;
+};
+
+void rng_seed(struct gen_rng *r, uint64_t seed);
+uint64_t rng_next(struct gen_rng *r);
+uint64_t rng_range(struct gen_rng *r, uint64_t lo, uint64_t hi);
+int rng_pct(struct gen_rng *r, int pct);
+uint64_t rng_exp(struct gen_rng *r, uint64_t mean);
+
+/* ------------------------------------------------------------------ */
+/* event formats (format.c)                                            */
+
+enum gen_ev {
+	EV_SCHED_JOB,		/* drm_sched_job / drm_sched_job_queue */
+	EV_SCHED_RUN,		/* drm_run_job / drm_sched_job_run */
+	EV_SCHED_DONE,		/* drm_sched_process_job / drm_sched_job_done */
+	EV_SCHED_WAIT_DEP,	/* drm_sched_job_wait_dep (<= 6.16) */
+	EV_SCHED_ADD_DEP,	/* drm_sched_job_add_dep (6.17+) */
+	EV_SCHED_UNSCHED,	/* drm_sched_job_unschedulable (6.17+) */
+	EV_FENCE_INIT,
+	EV_FENCE_SIGNALED,
+	EV_FENCE_DESTROY,
+	EV_FENCE_ENABLE,
+	EV_FENCE_WAIT_START,
+	EV_FENCE_WAIT_END,
+	EV_AMD_CS,
+	EV_AMD_RUN,
+	EV_AMD_IV,
+	EV_SCHED_SWITCH,
+	EV_SCHED_WAKING,
+	EV_IRQ_ENTRY,
+	EV_IRQ_EXIT,
+	EV_SOFTIRQ_ENTRY,
+	EV_SOFTIRQ_EXIT,
+	EV_CPU_FREQ,
+	EV_COUNT
+};
+
+struct gen_field {
+	char		name[48];
+	char		type[48];
+	int		offset;
+	int		size;
+	bool		data_loc;
+	bool		array;
+};
+
+struct gen_format {
+	char		system[32];
+	char		name[48];
+	int		id;
+	int		fixed_size;	/* end of the last fixed field */
+	int		nfields;
+	struct gen_field fields[16];
+	bool		gpu;		/* counted as a GPU event in the truth */
+};
+
+struct gen_formats {
+	struct gen_format	*ev[EV_COUNT];	/* NULL: not in this era */
+	const char		*src_dir[EV_COUNT];	/* below fmt_dir */
+	char			*fmt_dir;
+};
+
+int gen_formats_load(struct gen_formats *f, const char *fmt_dir,
+		     const struct gen_scenario *sc);
+void gen_formats_free(struct gen_formats *f);
+const struct gen_field *gen_format_field(const struct gen_format *fmt,
+					 const char *name);
+int gen_fakedir_create(const struct gen_formats *f, const char *dir,
+		       const char *cmdlines);
+
+/* ------------------------------------------------------------------ */
+/* event encoding (encode.c)                                           */
+
+enum gen_fkind { FK_NUM, FK_PTR, FK_STR, FK_U32ARR };
+
+struct gen_fval {
+	const char	*name;
+	enum gen_fkind	kind;
+	uint64_t	num;
+	const char	*str;
+	const uint32_t	*arr;
+	int		n;
+};
+
+#define FV_NUM(n, v)	{ .name = (n), .kind = FK_NUM, .num = (v) }
+#define FV_PTR(n, v)	{ .name = (n), .kind = FK_PTR, .num = (v) }
+#define FV_STR(n, v)	{ .name = (n), .kind = FK_STR, .str = (v) }
+#define FV_ARR(nm, a, c) { .name = (nm), .kind = FK_U32ARR, .arr = (a), .n = (c) }
+
+int gen_encode(const struct gen_format *fmt, uint8_t flags, uint8_t pc, int pid,
+	       const struct gen_fval *v, int nv, uint8_t *buf, int buflen);
+
+/* ------------------------------------------------------------------ */
+/* per-CPU ring-buffer pages (pages.c)                                 */
+
+struct gen_cpu_pages {
+	FILE		*out;
+	uint8_t		page[GEN_PAGE_SIZE];
+	int		used;		/* bytes after the 16-byte header */
+	bool		open;		/* page holds events */
+	uint64_t	last_ts;
+	uint64_t	missed;		/* events dropped before this page */
+	bool		dropping;
+	uint64_t	pages;
+};
+
+struct gen_pages {
+	int			cpus;
+	struct gen_cpu_pages	cpu[GEN_MAX_CPUS];
+	uint64_t		written;
+	uint64_t		dropped;
+	uint64_t		first_ts, last_ts;
+};
+
+int gen_pages_open(struct gen_pages *p, int cpus, const char *dir);
+int gen_pages_write(struct gen_pages *p, int cpu, uint64_t ts,
+		    const uint8_t *payload, int len, bool drop);
+int gen_pages_close(struct gen_pages *p);
+
+/* ------------------------------------------------------------------ */
+/* trace.dat writer (output.c)                                         */
+
+int gen_write_dat(const char *out, const char *fakedir, int cpus,
+		  int file_version, const char *rawdir);
+
+/* ------------------------------------------------------------------ */
+/* simulation (sim.c, emit.c, background.c, heap.c)                    */
+
+struct gen_job {
+	int		seq;		/* creation order */
+	int		ring, proc, entity;
+	uint64_t	id;		/* drm_sched job id, per ring */
+	uint64_t	fence_ptr;	/* finished fence (pre-6.17) */
+	uint64_t	ctx, seqno;	/* finished fence */
+	uint64_t	dur;
+	uint64_t	queue_ts, run_ts, done_ts, signal_ts;
+	int8_t		queue_cpu, run_cpu, done_cpu, signal_cpu;
+	int		ndeps;
+	int		deps[GEN_MAX_DEPS];
+	uint8_t		lost;		/* bit per stage: queue run done signal */
+	bool		deps_traced;
+	bool		signaled;	/* finished fence signalled (sim) */
+	bool		enabled;	/* dma_fence_enable_signal emitted */
+	bool		waiter;		/* its process waits on it */
+	bool		destroyed;
+	int		dep_refs;	/* dependents not yet run (hold a ref) */
+	int		next;		/* entity / hw queue link */
+};
+
+#define LOST_QUEUE	0x1
+#define LOST_RUN	0x2
+#define LOST_DONE	0x4
+#define LOST_SIGNAL	0x8
+
+struct gen_entity {
+	int		proc, ring;
+	uint64_t	ptr;		/* struct drm_sched_entity * */
+	uint64_t	ctx;		/* scheduled fence context; finished = +1 */
+	uint64_t	next_seqno;
+	int		head, tail;	/* queued, not yet run */
+	int		count;
+};
+
+struct gen_ring {
+	uint64_t	name_ptr;	/* const char *name (pre-5.19) */
+	uint64_t	next_id;
+	int		hw_head, hw_tail;	/* on the hardware, FIFO */
+	int		hw_count;
+	int		last_job;	/* latest queued, for dependencies */
+	uint64_t	last_done;
+	bool		sched_pending;
+	int		worker_pid;
+	char		worker_comm[24];
+	uint64_t	jobs_run, jobs_done;
+};
+
+struct gen_proc {
+	bool		blocked;
+	bool		stopped;
+	uint64_t	next_submit;
+	int		nsubmits;
+	int		*inflight;	/* FIFO of job indexes */
+	int		if_head, if_tail, if_cap;
+};
+
+enum gen_act {
+	ACT_SUBMIT, ACT_SCHED, ACT_DONE, ACT_SIGNAL, ACT_DESTROY,
+	ACT_WAIT_START, ACT_WAIT_END, ACT_BG,
+};
+
+struct gen_action {
+	uint64_t	t;
+	uint64_t	seq;
+	int		kind;
+	int		arg;
+};
+
+struct gen_heap {
+	struct gen_action	*a;
+	int			n, cap;
+	uint64_t		seq;
+};
+
+int heap_push(struct gen_heap *h, uint64_t t, int kind, int arg);
+bool heap_pop(struct gen_heap *h, struct gen_action *out);
+void heap_free(struct gen_heap *h);
+
+struct gen_bg_cpu {
+	int		cur;		/* index into the task table */
+	uint32_t	freq;
+};
+
+struct gen_event_sink;			/* truth events collector */
+
+struct gen_sim {
+	const struct gen_scenario	*sc;
+	const struct gen_formats	*fmts;
+	struct gen_rng			rng;
+	struct gen_pages		*pages;	/* NULL: count only */
+	struct gen_heap			heap;
+	uint64_t			t0;	/* trace start (absolute ns) */
+	uint64_t			end;	/* absolute end of simulation */
+	uint64_t			cpu_last[GEN_MAX_CPUS];
+	uint64_t			bg_mean;	/* mean bg interval per CPU */
+	bool				bg_on;
+
+	struct gen_job			*jobs;
+	int				njobs, jobs_cap;
+	struct gen_entity		*ents;
+	int				nents, ents_cap;
+	struct gen_ring			rings[GEN_MAX_RINGS];
+	struct gen_proc			procs[GEN_MAX_PROCS];
+	struct gen_bg_cpu		bg[GEN_MAX_CPUS];
+	uint64_t			next_ctx;
+	uint64_t			*pool;	/* free fence pointers (LIFO) */
+	int				npool, pool_cap;
+	uint64_t			pool_next;
+
+	/* counters */
+	uint64_t			events, gpu_events, lost_events;
+	bool				last_dropped;	/* of the last gen_emit */
+
+	/* truth events, one JSON text line each (NULL: not collected) */
+	FILE				*ev_truth;
+};
+
+int gen_sim_run(struct gen_sim *s);
+void gen_sim_free(struct gen_sim *s);
+void gen_sim_check(const struct gen_sim *s);	/* FIFO/credit invariants */
+
+/* emit.c: one call per trace event, returns true when written */
+bool gen_emit(struct gen_sim *s, enum gen_ev ev, int cpu, uint64_t want,
+	      int pid, uint8_t flags, const struct gen_fval *v, int nv,
+	      uint64_t *ts);
+
+/* gpu.c: GPU-side events of one job stage; *t is the wanted time, advanced */
+void gpu_emit_init(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_t *t);
+bool gpu_emit_queue(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
+		    uint64_t *t, uint64_t *ts);
+void gpu_emit_add_deps(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_t *t);
+void gpu_emit_wait_deps(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_t *t);
+bool gpu_emit_run(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
+		  uint64_t *t, uint64_t *ts);
+bool gpu_emit_done(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
+		   uint64_t *t, uint64_t *ts);
+bool gpu_emit_fence(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
+		    bool finished, int cpu, int pid, uint8_t flags, uint64_t *t,
+		    uint64_t *ts);
+void gpu_emit_amd_job(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
+		      int cpu, int pid, uint64_t *t);
+void gpu_emit_iv(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_t *t);
+
+/* background.c */
+void bg_init(struct gen_sim *s);
+void bg_step(struct gen_sim *s, int cpu, uint64_t t);
+void bg_irq_entry(struct gen_sim *s, int cpu, int irq, const char *name, uint64_t *t);
+void bg_irq_exit(struct gen_sim *s, int cpu, int irq, uint64_t *t);
+int bg_current_pid(struct gen_sim *s, int cpu);
+char *bg_cmdlines(const struct gen_sim *s);
+
+/* ------------------------------------------------------------------ */
+/* truth file (truth.c)                                                */
+
+struct gen_run_info {
+	const char	*scenario;
+	uint64_t	seed;
+	int		file_version;
+	bool		event_truth;
+	const char	*events_path;	/* temp file with the event lines */
+};
+
+int gen_truth_write(const char *path, const struct gen_sim *s,
+		    const struct gen_run_info *ri);
+
+#endif

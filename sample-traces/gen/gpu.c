@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The GPU events of one job stage, with the field values the kernel of the
+ * scenario's era would record (gpu_scheduler, dma_fence, amdgpu).
+ */
+#include "gen.h"
+
+#define STEP_MIN	120
+#define STEP_MAX	450
+
+static uint64_t step(struct gen_sim *s)
+{
+	return rng_range(&s->rng, STEP_MIN, STEP_MAX);
+}
+
+static const struct gen_ring_cfg *ring_cfg(const struct gen_sim *s,
+					   const struct gen_job *j)
+{
+	return &s->sc->rings[j->ring];
+}
+
+static const char *dev_name(const struct gen_sim *s, const struct gen_job *j)
+{
+	return s->sc->devs[ring_cfg(s, j)->dev].name;
+}
+
+/* the ring name field: a string since 5.19, a pointer before */
+static struct gen_fval name_val(const struct gen_sim *s, const struct gen_job *j)
+{
+	struct gen_fval v = { .name = "name" };
+
+	if (s->sc->era >= ERA_519) {
+		v.kind = FK_STR;
+		v.str = ring_cfg(s, j)->name;
+	} else {
+		v.kind = FK_PTR;
+		v.num = s->rings[j->ring].name_ptr;
+	}
+	return v;
+}
+
+static bool emit_at(struct gen_sim *s, enum gen_ev ev, int cpu, int pid,
+		    uint8_t flags, const struct gen_fval *v, int nv,
+		    uint64_t *t, uint64_t *ts)
+{
+	uint64_t at;
+	bool ok;
+
+	ok = gen_emit(s, ev, cpu, *t, pid, flags, v, nv, &at);
+	if (ts)
+		*ts = at;
+	*t = at + step(s);
+	return ok;
+}
+
+/* drm_sched_job / drm_run_job (<= 6.16), drm_sched_job_queue / _run (6.17+) */
+static bool emit_job_class(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
+			   int cpu, int pid, int job_count, int hw_job_count,
+			   uint64_t *t, uint64_t *ts)
+{
+	const struct gen_entity *e = &s->ents[j->entity];
+
+	if (s->sc->era == ERA_617) {
+		struct gen_fval v[] = {
+			FV_STR("name", ring_cfg(s, j)->name),
+			FV_NUM("job_count", job_count),
+			FV_NUM("hw_job_count", hw_job_count),
+			FV_STR("dev", dev_name(s, j)),
+			FV_NUM("fence_context", j->ctx),
+			FV_NUM("fence_seqno", j->seqno),
+			FV_NUM("client_id", s->sc->procs[j->proc].client_id),
+		};
+		return emit_at(s, ev, cpu, pid, 0, v, 7, t, ts);
+	} else {
+		struct gen_fval v[] = {
+			FV_PTR("entity", e->ptr),
+			FV_PTR("fence", j->fence_ptr),
+			name_val(s, j),
+			FV_NUM("id", j->id),
+			FV_NUM("job_count", job_count),
+			FV_NUM("hw_job_count", hw_job_count),
+		};
+		return emit_at(s, ev, cpu, pid, 0, v, 6, t, ts);
+	}
+}
+
+bool gpu_emit_queue(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
+		    uint64_t *t, uint64_t *ts)
+{
+	return emit_job_class(s, EV_SCHED_JOB, j, cpu, pid,
+			      s->ents[j->entity].count, s->rings[j->ring].hw_count,
+			      t, ts);
+}
+
+bool gpu_emit_run(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
+		  uint64_t *t, uint64_t *ts)
+{
+	return emit_job_class(s, EV_SCHED_RUN, j, cpu, pid,
+			      s->ents[j->entity].count, s->rings[j->ring].hw_count,
+			      t, ts);
+}
+
+bool gpu_emit_done(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
+		   uint64_t *t, uint64_t *ts)
+{
+	if (s->sc->era == ERA_617) {
+		struct gen_fval v[] = {
+			FV_NUM("fence_context", j->ctx),
+			FV_NUM("fence_seqno", j->seqno),
+		};
+		return emit_at(s, EV_SCHED_DONE, cpu, pid, 0x09, v, 2, t, ts);
+	} else {
+		struct gen_fval v[] = { FV_PTR("fence", j->fence_ptr) };
+
+		return emit_at(s, EV_SCHED_DONE, cpu, pid, 0x09, v, 1, t, ts);
+	}
+}
+
+/* 6.17+: one drm_sched_job_add_dep per dependency, right after the queue event */
+void gpu_emit_add_deps(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
+		       uint64_t *t)
+{
+	int i;
+
+	if (s->sc->era != ERA_617)
+		return;
+	for (i = 0; i < j->ndeps; i++) {
+		const struct gen_job *d = &s->jobs[j->deps[i]];
+		struct gen_fval v[] = {
+			FV_NUM("fence_context", j->ctx),
+			FV_NUM("fence_seqno", j->seqno),
+			FV_NUM("ctx", d->ctx),
+			FV_NUM("seqno", d->seqno),
+		};
+		emit_at(s, EV_SCHED_ADD_DEP, cpu, pid, 0, v, 4, t, NULL);
+	}
+}
+
+/*
+ * When the scheduler first tries to pop the job: drm_sched_job_wait_dep for
+ * every dependency (<= 6.16), drm_sched_job_unschedulable for every one not
+ * signalled yet (6.17+).
+ */
+void gpu_emit_wait_deps(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
+			uint64_t *t)
+{
+	int i;
+
+	for (i = 0; i < j->ndeps; i++) {
+		const struct gen_job *d = &s->jobs[j->deps[i]];
+
+		if (s->sc->era == ERA_617) {
+			struct gen_fval v[] = {
+				FV_NUM("fence_context", j->ctx),
+				FV_NUM("fence_seqno", j->seqno),
+				FV_NUM("ctx", d->ctx),
+				FV_NUM("seqno", d->seqno),
+			};
+			if (!d->signaled)
+				emit_at(s, EV_SCHED_UNSCHED, cpu, pid, 0, v, 4, t, NULL);
+		} else {
+			struct gen_fval v[] = {
+				name_val(s, j),
+				FV_NUM("id", j->id),
+				FV_PTR("fence", d->fence_ptr),
+				FV_NUM("ctx", d->ctx),
+				FV_NUM("seqno", (uint32_t)d->seqno),
+			};
+			emit_at(s, EV_SCHED_WAIT_DEP, cpu, pid, 0, v, 5, t, NULL);
+		}
+	}
+}
+
+/*
+ * A dma_fence_* event of the job's scheduled (ctx - 1) or finished fence.
+ * Since 6.17 destroy and wait events of a signalled fence print the
+ * placeholder names of dma_fence_driver_name()/dma_fence_timeline_name().
+ */
+bool gpu_emit_fence(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
+		    bool finished, int cpu, int pid, uint8_t flags,
+		    uint64_t *t, uint64_t *ts)
+{
+	bool detached = s->sc->era == ERA_617 && j->signaled &&
+			(ev == EV_FENCE_DESTROY || ev == EV_FENCE_WAIT_START ||
+			 ev == EV_FENCE_WAIT_END);
+	struct gen_fval v[] = {
+		FV_STR("driver", detached ? "detached-driver" : "drm_sched"),
+		FV_STR("timeline", detached ? "signaled-timeline" : ring_cfg(s, j)->name),
+		FV_NUM("context", (uint32_t)(finished ? j->ctx : j->ctx - 1)),
+		FV_NUM("seqno", (uint32_t)j->seqno),
+	};
+
+	if (!s->sc->dma_fence) {
+		if (ts)
+			*ts = *t;
+		return false;
+	}
+	return emit_at(s, ev, cpu, pid, flags, v, 4, t, ts);
+}
+
+/* dma_fence_init of both scheduler fences (drm_sched_job_arm) */
+void gpu_emit_init(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
+		   uint64_t *t)
+{
+	gpu_emit_fence(s, EV_FENCE_INIT, j, false, cpu, pid, 0, t, NULL);
+	gpu_emit_fence(s, EV_FENCE_INIT, j, true, cpu, pid, 0, t, NULL);
+}
+
+/* amdgpu_cs_ioctl (submit) or amdgpu_sched_run_job (run) */
+void gpu_emit_amd_job(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
+		      int cpu, int pid, uint64_t *t)
+{
+	uint64_t num_ibs = 1 + (j->seqno & 1);
+	const char *ring = ring_cfg(s, j)->name;
+
+	if (!s->sc->amdgpu)
+		return;
+	if (s->sc->era == ERA_617) {
+		struct gen_fval v[] = {
+			FV_STR("timeline", ring),
+			FV_NUM("context", j->ctx),
+			FV_NUM("seqno", j->seqno),
+			FV_PTR("fence", 0),
+			FV_STR("ring", ring),
+			FV_NUM("num_ibs", num_ibs),
+		};
+		if (ev == EV_AMD_RUN)
+			v[3] = v[4], v[4] = v[5];
+		emit_at(s, ev, cpu, pid, 0, v, ev == EV_AMD_RUN ? 5 : 6, t, NULL);
+	} else {
+		struct gen_fval v[] = {
+			FV_NUM("sched_job_id", j->id),
+			FV_STR("timeline", ring),
+			FV_NUM("context", (uint32_t)j->ctx),
+			FV_NUM("seqno", (uint32_t)j->seqno),
+			FV_PTR("fence", 0),
+			FV_STR("ring", ring),
+			FV_NUM("num_ibs", num_ibs),
+		};
+		if (ev == EV_AMD_RUN)
+			v[4] = v[5], v[5] = v[6];
+		emit_at(s, ev, cpu, pid, 0, v, ev == EV_AMD_RUN ? 6 : 7, t, NULL);
+	}
+}
+
+/* amdgpu_iv: the end-of-pipe interrupt vector of the ring */
+void gpu_emit_iv(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
+		 uint64_t *t)
+{
+	uint32_t src_data[4] = { 0, 0, 0, 0 };
+	struct gen_fval v[] = {
+		FV_NUM("ih", 0),
+		FV_NUM("client_id", 0),
+		FV_NUM("src_id", 181),		/* EOP */
+		FV_NUM("ring_id", (uint64_t)j->ring),
+		FV_NUM("vmid", 0),
+		FV_NUM("vmid_src", 0),
+		FV_NUM("timestamp", *t / 10),	/* 100 MHz GPU clock */
+		FV_NUM("timestamp_src", 0),
+		FV_NUM("pasid", 32768 + (uint64_t)j->proc),
+		FV_ARR("src_data", src_data, 4),
+	};
+
+	if (s->sc->amdgpu)
+		emit_at(s, EV_AMD_IV, cpu, pid, 0x09, v, 10, t, NULL);
+}

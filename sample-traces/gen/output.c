@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Write the trace.dat file with libtracecmd's output API, the same code path
+ * `trace-cmd record` and `trace-cmd restore` use. These functions are exported
+ * by libtracecmd.so.1 but declared only in trace-cmd's private header, so the
+ * prototypes (libtracecmd 1.3.x) are declared here.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+
+#include "gen.h"
+
+struct tracecmd_output;
+
+/* event globs to copy formats for; "all" = every events/SYS/EVENT/format */
+struct tracecmd_event_list {
+	struct tracecmd_event_list	*next;
+	const char			*glob;
+};
+
+struct tracecmd_output *tracecmd_output_create(const char *output_file);
+int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
+int tracecmd_output_set_compression(struct tracecmd_output *handle,
+				    const char *compression);
+int tracecmd_output_set_trace_dir(struct tracecmd_output *handle,
+				  const char *tracing_dir);
+int tracecmd_output_set_kallsyms(struct tracecmd_output *handle,
+				 const char *kallsyms);
+int tracecmd_output_write_headers(struct tracecmd_output *handle,
+				  struct tracecmd_event_list *list);
+int tracecmd_write_cmdlines(struct tracecmd_output *handle);
+int tracecmd_append_cpu_data(struct tracecmd_output *handle,
+			     int cpus, char * const *cpu_data_files);
+void tracecmd_output_close(struct tracecmd_output *handle);
+void tracecmd_set_quiet(struct tracecmd_output *handle, _Bool set_quiet);
+
+static int setup(struct tracecmd_output *h, const char *fakedir, int file_version)
+{
+	char *kallsyms;
+	int ret;
+
+	tracecmd_set_quiet(h, 1);
+	if (tracecmd_output_set_version(h, file_version))
+		return -EINVAL;
+	if (file_version >= 7 && tracecmd_output_set_compression(h, "zstd")) {
+		fprintf(stderr, "gpu-trace-gen: zstd compression not available\n");
+		return -ENOTSUP;
+	}
+	if (tracecmd_output_set_trace_dir(h, fakedir))
+		return -EINVAL;
+	if (asprintf(&kallsyms, "%s/kallsyms", fakedir) < 0)
+		return -ENOMEM;
+	ret = tracecmd_output_set_kallsyms(h, kallsyms);
+	free(kallsyms);
+	return ret ? -EINVAL : 0;
+}
+
+int gen_write_dat(const char *out, const char *fakedir, int cpus,
+		  int file_version, const char *rawdir)
+{
+	struct tracecmd_event_list all = { .next = NULL, .glob = "all" };
+	struct tracecmd_output *h;
+	char *files[GEN_MAX_CPUS] = { 0 };
+	int ret, i;
+
+	h = tracecmd_output_create(out);
+	if (!h)
+		return -EIO;
+	ret = setup(h, fakedir, file_version);
+	if (!ret && tracecmd_output_write_headers(h, &all))
+		ret = -EIO;
+	if (!ret && tracecmd_write_cmdlines(h))
+		ret = -EIO;
+	for (i = 0; !ret && i < cpus; i++)
+		if (asprintf(&files[i], "%s/cpu%d.raw", rawdir, i) < 0)
+			ret = -ENOMEM;
+	if (!ret && tracecmd_append_cpu_data(h, cpus, files))
+		ret = -EIO;
+	tracecmd_output_close(h);
+	for (i = 0; i < cpus; i++)
+		free(files[i]);
+	return ret;
+}

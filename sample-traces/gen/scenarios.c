@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The scenario table. Each committed sample trace is one entry; times are in
+ * nanoseconds relative to the start of the trace.
+ */
+#include <string.h>
+
+#include "gen.h"
+
+/* variants override fields of a base macro: that is intended */
+#pragma GCC diagnostic ignored "-Woverride-init"
+
+#define FRAME60		16666667ULL
+#define FRAME120	8333333ULL
+
+#define DEV0	{ "0000:03:00.0", 0, 130, 3 }
+#define DEV1	{ "0000:0b:00.0", 1, 142, 2 }
+
+/* ring (name, dev, credits, exec min, exec max, dep ring, dep %, hang) */
+#define RING(n, d, c, lo, hi)		{ n, d, c, lo, hi, -1, 0, 0 }
+#define RING_DEP(n, d, c, lo, hi, r, p)	{ n, d, c, lo, hi, r, p, 0 }
+
+/* the desktop used by several scenarios: compositor, game, video player */
+#define DESKTOP_RINGS							\
+	RING("gfx", 0, 2, US(1500), US(5000)),				\
+	RING("comp", 0, 4, US(200), US(1200)),				\
+	RING("sdma0", 0, 4, US(50), US(300))
+
+#define DESKTOP_PROCS							\
+	{ .pid = 1234, .comm = "Xorg", .cpu = 1, .period = FRAME60,	\
+	  .jitter = US(300), .burst = 1, .rings = 0x1, .client_id = 1,	\
+	  .start = US(150) },						\
+	{ .pid = 2345, .comm = "glxgears", .cpu = 2, .period = FRAME120,	\
+	  .jitter = US(500), .burst = 1, .rings = 0x3, .client_id = 2,	\
+	  .wait_pct = 10, .max_inflight = 4, .start = US(900) },	\
+	{ .pid = 1890, .comm = "mpv", .cpu = 3, .period = FRAME60,	\
+	  .jitter = US(800), .burst = 1, .rings = 0x5, .client_id = 3,	\
+	  .wait_pct = 20, .max_inflight = 4, .start = US(2300) }
+
+#define DESKTOP(era_, nm, ds)						\
+	.name = nm, .desc = ds, .era = era_, .dma_fence = true, .cpus = 4,	\
+	.duration = MS(2000), .tail = MS(30), .ndevs = 1, .devs = { DEV0 },	\
+	.nrings = 3, .rings = { DESKTOP_RINGS }, .nprocs = 3,		\
+	.procs = { DESKTOP_PROCS }, .bg_ratio_pct = 350,			\
+	.free_min = US(200), .free_max = MS(2)
+
+/* sdma upload -> compute -> gfx, a second process renders on gfx only */
+#define DEPS_RINGS							\
+	RING("sdma0", 0, 4, US(300), US(1500)),				\
+	RING_DEP("comp_1.0.0", 0, 4, US(800), US(2500), 0, 100),	\
+	RING_DEP("gfx_0.0.0", 0, 2, US(1000), US(3500), 1, 80)
+
+#define DEPS_PROCS							\
+	{ .pid = 4410, .comm = "blender", .cpu = 1, .period = MS(10),	\
+	  .jitter = US(400), .burst = 1, .rings = 0x7, .client_id = 5,	\
+	  .max_inflight = 6, .start = US(300) },			\
+	{ .pid = 4522, .comm = "vkcube", .cpu = 2, .period = FRAME60,	\
+	  .jitter = US(200), .burst = 1, .rings = 0x4, .client_id = 6,	\
+	  .wait_pct = 30, .max_inflight = 3, .start = US(1200) }
+
+#define DEPS(era_, nm, ds)						\
+	.name = nm, .desc = ds, .era = era_, .dma_fence = true, .cpus = 4,	\
+	.duration = MS(1500), .tail = MS(40), .ndevs = 1, .devs = { DEV0 },	\
+	.nrings = 3, .rings = { DEPS_RINGS }, .nprocs = 2,		\
+	.procs = { DEPS_PROCS }, .bg_ratio_pct = 350,			\
+	.free_min = US(200), .free_max = MS(2)
+
+static const struct gen_scenario scenarios[] = {
+	{ DESKTOP(ERA_519, "steady",
+		  "multi-ring desktop (gfx, comp, sdma0), 3 processes, 5.19-6.16 events") },
+	{ DESKTOP(ERA_617, "steady-617",
+		  "the steady desktop with the 6.17+ stable uAPI events") },
+	{
+		.name = "stutter", .era = ERA_519, .dma_fence = true, .cpus = 4,
+		.desc = "a game pausing submissions for 20-45 ms every 25 frames",
+		.duration = MS(2000), .tail = MS(30), .ndevs = 1, .devs = { DEV0 },
+		.nrings = 2, .rings = { RING("gfx", 0, 2, US(2000), US(6000)),
+					RING("comp", 0, 4, US(300), US(900)) },
+		.nprocs = 2, .procs = {
+			{ .pid = 1234, .comm = "Xorg", .cpu = 1, .period = FRAME60,
+			  .jitter = US(200), .burst = 1, .rings = 0x1, .client_id = 1,
+			  .start = US(100) },
+			{ .pid = 3456, .comm = "stutter-game", .cpu = 2, .period = FRAME60,
+			  .jitter = US(1500), .burst = 1, .rings = 0x3, .client_id = 2,
+			  .gap_every = 25, .gap_min = MS(20), .gap_max = MS(45),
+			  .wait_pct = 15, .max_inflight = 3, .start = US(700) },
+		},
+		.bg_ratio_pct = 350, .free_min = US(200), .free_max = MS(2),
+	},
+	{ DEPS(ERA_519, "deps", "cross-ring dependencies sdma0 -> comp -> gfx, 5.19-6.16 (wait_dep)") },
+	{ DEPS(ERA_617, "deps-617", "cross-ring dependencies, 6.17+ (add_dep, unschedulable)") },
+	{
+		.name = "saturated", .era = ERA_519, .dma_fence = true, .cpus = 4,
+		.desc = "two 120 Hz clients on a 2-credit gfx ring: full hardware, long queue waits",
+		.duration = MS(1500), .tail = MS(30), .ndevs = 1, .devs = { DEV0 },
+		.nrings = 2, .rings = { RING("gfx", 0, 2, US(6000), US(9000)),
+					RING("sdma0", 0, 4, US(100), US(400)) },
+		.nprocs = 2, .procs = {
+			{ .pid = 5101, .comm = "benchmark", .cpu = 1, .period = FRAME120,
+			  .jitter = US(300), .burst = 1, .rings = 0x3, .client_id = 1,
+			  .max_inflight = 12, .start = US(100) },
+			{ .pid = 5202, .comm = "glmark2", .cpu = 2, .period = FRAME120,
+			  .jitter = US(300), .burst = 1, .rings = 0x1, .client_id = 2,
+			  .max_inflight = 12, .start = US(2600) },
+		},
+		.bg_ratio_pct = 350, .free_min = US(200), .free_max = MS(2),
+	},
+	{
+		DESKTOP(ERA_519, "hang",
+			"the gfx ring stops completing at 1.2 s: jobs never done at end of trace"),
+		.duration = MS(1500), .tail = MS(20),
+		.rings = { { "gfx", 0, 2, US(1500), US(5000), -1, 0, MS(1200) },
+			   RING("comp", 0, 4, US(200), US(1200)),
+			   RING("sdma0", 0, 4, US(50), US(300)) },
+	},
+	{
+		.name = "two-gpus", .era = ERA_617, .dma_fence = true, .cpus = 4,
+		.desc = "two devices with identical ring names (6.17+)",
+		.duration = MS(1500), .tail = MS(30), .ndevs = 2, .devs = { DEV0, DEV1 },
+		.nrings = 4, .rings = { RING("gfx_0.0.0", 0, 2, US(1500), US(4000)),
+					RING("sdma0", 0, 4, US(50), US(300)),
+					RING("gfx_0.0.0", 1, 2, US(2500), US(7000)),
+					RING("sdma0", 1, 4, US(100), US(600)) },
+		.nprocs = 3, .procs = {
+			{ .pid = 2101, .comm = "gnome-shell", .cpu = 1, .period = FRAME60,
+			  .jitter = US(300), .burst = 1, .rings = 0x3, .client_id = 1,
+			  .start = US(200) },
+			{ .pid = 6120, .comm = "game-dgpu", .cpu = 2, .period = FRAME120,
+			  .jitter = US(700), .burst = 1, .rings = 0x4, .client_id = 1,
+			  .wait_pct = 10, .max_inflight = 3, .start = US(800) },
+			{ .pid = 6188, .comm = "prime-copy", .cpu = 3, .period = FRAME60,
+			  .jitter = US(300), .burst = 1, .rings = 0x8, .client_id = 2,
+			  .start = US(1700) },
+		},
+		.bg_ratio_pct = 350, .free_min = US(200), .free_max = MS(2),
+	},
+	{
+		.name = "fence-reuse", .era = ERA_519, .dma_fence = true, .cpus = 4,
+		.desc = "many short jobs, fences freed within tens of us: finished-fence pointers reused",
+		.duration = MS(400), .tail = MS(10), .ndevs = 1, .devs = { DEV0 },
+		.nrings = 2, .rings = { RING("gfx", 0, 2, US(100), US(400)),
+					RING("sdma0", 0, 4, US(20), US(80)) },
+		.nprocs = 2, .procs = {
+			{ .pid = 7001, .comm = "compute-app", .cpu = 1, .period = US(1000),
+			  .jitter = US(100), .burst = 2, .rings = 0x1, .client_id = 1,
+			  .max_inflight = 6, .start = US(50) },
+			{ .pid = 7002, .comm = "uploader", .cpu = 2, .period = US(1700),
+			  .jitter = US(200), .burst = 1, .rings = 0x2, .client_id = 2,
+			  .max_inflight = 6, .start = US(300) },
+		},
+		.bg_ratio_pct = 350, .free_min = US(5), .free_max = US(30),
+	},
+	{
+		.name = "signal-ooo", .era = ERA_519, .dma_fence = true, .cpus = 4,
+		.desc = "every second fence signal deferred to another CPU: signals out of completion order",
+		.duration = MS(500), .tail = MS(10), .ndevs = 1, .devs = { DEV0 },
+		.nrings = 2, .rings = { RING("comp", 0, 4, US(10), US(30)),
+					RING("gfx", 0, 2, US(1000), US(3000)) },
+		.nprocs = 2, .procs = {
+			{ .pid = 8001, .comm = "opencl-app", .cpu = 2, .period = MS(2),
+			  .jitter = US(100), .burst = 4, .rings = 0x1, .client_id = 1,
+			  .start = US(100) },
+			{ .pid = 1234, .comm = "Xorg", .cpu = 3, .period = FRAME60,
+			  .jitter = US(300), .burst = 1, .rings = 0x2, .client_id = 2,
+			  .start = US(500) },
+		},
+		.bg_ratio_pct = 350, .free_min = US(200), .free_max = MS(1),
+		.signal_ooo = true,
+	},
+	{
+		DESKTOP(ERA_519, "lost-events",
+			"the steady desktop with two ring-buffer overruns (CPU 0 and CPU 2)"),
+		.nlost = 2, .lost = { { 0, MS(800), MS(15) }, { 2, MS(1300), MS(10) } },
+	},
+	{
+		DEPS(ERA_PRE57, "era-pre57",
+		     "4.20-5.6 events: no drm_run_job, const char *name pointers"),
+		.duration = MS(1000),
+	},
+	{
+		DEPS(ERA_57, "era-57",
+		     "5.7-5.18 events: drm_run_job, const char *name pointers"),
+		.duration = MS(1000),
+	},
+	{
+		DEPS(ERA_519, "amdgpu",
+		     "5.19-6.16 scheduler events plus amdgpu_cs_ioctl/sched_run_job/iv"),
+		.amdgpu = true, .duration = MS(1000),
+	},
+	{
+		DEPS(ERA_617, "amdgpu-617",
+		     "6.17+ scheduler events plus the 6.17 amdgpu layouts"),
+		.amdgpu = true, .duration = MS(1000),
+	},
+	{
+		DESKTOP(ERA_617, "seqno-wrap",
+			"6.17+, entity seqnos start just below 2^32: u32 dma_fence seqnos wrap"),
+		.duration = MS(1200), .seqno_start = 4294967296ULL - 40,
+	},
+};
+
+#define NSCENARIOS ((int)(sizeof(scenarios) / sizeof(scenarios[0])))
+
+int gen_scenario_count(void)
+{
+	return NSCENARIOS;
+}
+
+const struct gen_scenario *gen_scenario_get(int i)
+{
+	return i >= 0 && i < NSCENARIOS ? &scenarios[i] : NULL;
+}
+
+const struct gen_scenario *gen_scenario_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NSCENARIOS; i++)
+		if (!strcmp(scenarios[i].name, name))
+			return &scenarios[i];
+	return NULL;
+}
+
+const char *gen_era_name(enum gen_era era)
+{
+	switch (era) {
+	case ERA_PRE57:	return "pre-5.7";
+	case ERA_57:	return "5.7-5.18";
+	case ERA_519:	return "5.19-6.16";
+	case ERA_617:	return "6.17+";
+	}
+	return "?";
+}

@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The scenario simulation, a discrete-event model of the DRM GPU scheduler:
+ * processes queue jobs into per-(process, ring) entities; a ring's scheduler
+ * worker runs the oldest job whose dependencies are signalled while hardware
+ * credits allow; the hardware executes FIFO; completion is an interrupt that
+ * signals the finished fence. Actions are processed in time order, so each
+ * CPU's events are written in time order and pages stream straight to disk.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+#define ENTITY_BASE	0xffff88810c3a0000ULL
+#define FENCE_SLAB	0xffff888107e5a000ULL
+#define FENCE_OBJ	0xc0ULL		/* slab object size of drm_sched_fence */
+#define FENCE_FINISHED	0x40ULL		/* offsetof(finished) */
+#define RING_NAME_BASE	0xffff888103f0a2c8ULL
+
+static const struct gen_ring_cfg *rcfg(const struct gen_sim *s, int r)
+{
+	return &s->sc->rings[r];
+}
+
+static const struct gen_dev_cfg *dcfg(const struct gen_sim *s, int r)
+{
+	return &s->sc->devs[rcfg(s, r)->dev];
+}
+
+static void *grow(void *p, int *cap, int n, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 64;
+	p = realloc(p, *cap * size);
+	if (!p)
+		abort();
+	return p;
+}
+
+static void kick_sched(struct gen_sim *s, int r, uint64_t t)
+{
+	if (s->rings[r].sched_pending)
+		return;
+	s->rings[r].sched_pending = true;
+	heap_push(&s->heap, t, ACT_SCHED, r);
+}
+
+/* ---- fences: slab-like pointer pool, LIFO reuse ---- */
+
+static uint64_t fence_alloc(struct gen_sim *s)
+{
+	if (s->npool)
+		return s->pool[--s->npool];
+	return FENCE_SLAB + FENCE_OBJ * s->pool_next++ + FENCE_FINISHED;
+}
+
+static void fence_free(struct gen_sim *s, uint64_t ptr)
+{
+	s->pool = grow(s->pool, &s->pool_cap, s->npool, sizeof(*s->pool));
+	s->pool[s->npool++] = ptr;
+}
+
+/* ---- entities: one per (process, ring), two fence contexts each ---- */
+
+static int entity_get(struct gen_sim *s, int p, int r)
+{
+	struct gen_entity *e;
+	int i;
+
+	for (i = 0; i < s->nents; i++)
+		if (s->ents[i].proc == p && s->ents[i].ring == r)
+			return i;
+	s->ents = grow(s->ents, &s->ents_cap, s->nents, sizeof(*s->ents));
+	e = &s->ents[s->nents];
+	memset(e, 0, sizeof(*e));
+	e->proc = p;
+	e->ring = r;
+	e->ptr = ENTITY_BASE + 0x400ULL * s->nents;
+	e->ctx = s->next_ctx;
+	s->next_ctx += 2;
+	e->next_seqno = s->sc->seqno_start ? s->sc->seqno_start : 1;
+	e->head = e->tail = -1;
+	return s->nents++;
+}
+
+static bool deps_signaled(const struct gen_sim *s, const struct gen_job *j)
+{
+	int i;
+
+	for (i = 0; i < j->ndeps; i++)
+		if (!s->jobs[j->deps[i]].signaled)
+			return false;
+	return true;
+}
+
+/* ---- process side ---- */
+
+static void proc_track(struct gen_proc *P, int j)
+{
+	if (P->if_tail == P->if_cap) {
+		int n = P->if_tail - P->if_head;
+
+		if (P->if_head > n) {
+			memmove(P->inflight, P->inflight + P->if_head, n * sizeof(int));
+		} else {
+			P->if_cap = P->if_cap ? P->if_cap * 2 : 64;
+			P->inflight = realloc(P->inflight, P->if_cap * sizeof(int));
+			if (!P->inflight)
+				abort();
+			memmove(P->inflight, P->inflight + P->if_head, n * sizeof(int));
+		}
+		P->if_head = 0;
+		P->if_tail = n;
+	}
+	P->inflight[P->if_tail++] = j;
+}
+
+/* oldest unsignalled job of the process, and how many are in flight */
+static int proc_inflight(struct gen_sim *s, int p, int *oldest)
+{
+	struct gen_proc *P = &s->procs[p];
+
+	while (P->if_head < P->if_tail && s->jobs[P->inflight[P->if_head]].signaled)
+		P->if_head++;
+	*oldest = P->if_head < P->if_tail ? P->inflight[P->if_head] : -1;
+	return P->if_tail - P->if_head;
+}
+
+static int job_create(struct gen_sim *s, int p, int r, uint64_t *t)
+{
+	const struct gen_proc_cfg *pc = &s->sc->procs[p];
+	const struct gen_ring_cfg *rc = rcfg(s, r);
+	struct gen_ring *R = &s->rings[r];
+	struct gen_entity *e;
+	struct gen_job *j;
+	uint64_t ts;
+	int idx, ei;
+
+	ei = entity_get(s, p, r);
+	s->jobs = grow(s->jobs, &s->jobs_cap, s->njobs, sizeof(*s->jobs));
+	idx = s->njobs++;
+	j = &s->jobs[idx];
+	e = &s->ents[ei];
+	memset(j, 0, sizeof(*j));
+	j->seq = idx;
+	j->ring = r;
+	j->proc = p;
+	j->entity = ei;
+	j->id = ++R->next_id;
+	j->seqno = e->next_seqno++;
+	j->ctx = e->ctx + 1;
+	j->fence_ptr = s->sc->era == ERA_617 ? 0 : fence_alloc(s);
+	j->dur = rng_range(&s->rng, rc->dur_min, rc->dur_max);
+	j->queue_ts = j->run_ts = j->done_ts = j->signal_ts = GEN_NONE;
+	j->queue_cpu = j->run_cpu = j->done_cpu = j->signal_cpu = -1;
+	j->next = -1;
+	if (rc->dep_ring >= 0 && s->rings[rc->dep_ring].last_job >= 0 &&
+	    rng_pct(&s->rng, rc->dep_pct)) {
+		j->deps[j->ndeps++] = s->rings[rc->dep_ring].last_job;
+		s->jobs[j->deps[0]].dep_refs++;
+	}
+
+	gpu_emit_init(s, j, pc->cpu, pc->pid, t);
+	gpu_emit_amd_job(s, EV_AMD_CS, j, pc->cpu, pc->pid, t);
+	gpu_emit_queue(s, j, pc->cpu, pc->pid, t, &ts);
+	j->queue_ts = ts;
+	j->queue_cpu = pc->cpu;
+	if (s->last_dropped)
+		j->lost |= LOST_QUEUE;
+	gpu_emit_add_deps(s, j, pc->cpu, pc->pid, t);
+
+	/* spsc_queue_push after the tracepoint */
+	if (e->tail >= 0)
+		s->jobs[e->tail].next = idx;
+	else
+		e->head = idx;
+	e->tail = idx;
+	e->count++;
+	R->last_job = idx;
+	proc_track(&s->procs[p], idx);
+	kick_sched(s, r, ts + rng_range(&s->rng, US(4), US(25)));
+	return idx;
+}
+
+static uint64_t next_submit_time(struct gen_sim *s, int p)
+{
+	const struct gen_proc_cfg *pc = &s->sc->procs[p];
+	struct gen_proc *P = &s->procs[p];
+
+	P->next_submit += pc->period;
+	if (pc->gap_every && P->nsubmits % pc->gap_every == 0)
+		P->next_submit += rng_range(&s->rng, pc->gap_min, pc->gap_max);
+	return P->next_submit + rng_range(&s->rng, 0, 2 * pc->jitter);
+}
+
+static void act_submit(struct gen_sim *s, int p, uint64_t now)
+{
+	const struct gen_proc_cfg *pc = &s->sc->procs[p];
+	struct gen_proc *P = &s->procs[p];
+	uint64_t t = now, next;
+	int r, b, last = -1, oldest, wait = -1;
+
+	if (now >= s->t0 + s->sc->duration) {
+		P->stopped = true;
+		return;
+	}
+	for (r = 0; r < s->sc->nrings; r++)
+		for (b = 0; (pc->rings & (1u << r)) && b < pc->burst; b++)
+			last = job_create(s, p, r, &t);
+	P->nsubmits++;
+	if (pc->max_inflight &&
+	    proc_inflight(s, p, &oldest) > pc->max_inflight)
+		wait = oldest;
+	else if (last >= 0 && rng_pct(&s->rng, pc->wait_pct))
+		wait = last;
+	next = next_submit_time(s, p);
+	if (wait >= 0) {
+		P->blocked = true;	/* proc_unblock() resubmits */
+		heap_push(&s->heap, t + rng_range(&s->rng, US(3), US(30)),
+			  ACT_WAIT_START, wait);
+		return;
+	}
+	heap_push(&s->heap, next, ACT_SUBMIT, p);
+}
+
+static void proc_unblock(struct gen_sim *s, int p, uint64_t t)
+{
+	struct gen_proc *P = &s->procs[p];
+	uint64_t at = t + rng_range(&s->rng, US(20), US(200));
+
+	P->blocked = false;
+	if (P->next_submit < at)
+		P->next_submit = at;
+	heap_push(&s->heap, P->next_submit, ACT_SUBMIT, p);
+}
+
+static void act_wait_start(struct gen_sim *s, int j, uint64_t now)
+{
+	struct gen_job *J = &s->jobs[j];
+	const struct gen_proc_cfg *pc = &s->sc->procs[J->proc];
+	uint64_t t = now;
+
+	gpu_emit_fence(s, EV_FENCE_WAIT_START, J, true, pc->cpu, pc->pid, 0, &t, NULL);
+	if (J->signaled) {
+		gpu_emit_fence(s, EV_FENCE_WAIT_END, J, true, pc->cpu, pc->pid, 0, &t, NULL);
+		proc_unblock(s, J->proc, t);
+		return;
+	}
+	if (!J->enabled)
+		gpu_emit_fence(s, EV_FENCE_ENABLE, J, true, pc->cpu, pc->pid, 0x01, &t, NULL);
+	J->enabled = true;
+	J->waiter = true;
+}
+
+static void act_wait_end(struct gen_sim *s, int j, uint64_t now)
+{
+	struct gen_job *J = &s->jobs[j];
+	const struct gen_proc_cfg *pc = &s->sc->procs[J->proc];
+	uint64_t t = now;
+
+	gpu_emit_fence(s, EV_FENCE_WAIT_END, J, true, pc->cpu, pc->pid, 0, &t, NULL);
+	J->waiter = false;
+	proc_unblock(s, J->proc, t);
+}
+
+/* ---- scheduler and hardware ---- */
+
+static void hw_start(struct gen_sim *s, int j)
+{
+	struct gen_job *J = &s->jobs[j];
+	struct gen_ring *R = &s->rings[J->ring];
+	uint64_t start = J->run_ts > R->last_done ? J->run_ts : R->last_done;
+	uint64_t hang = rcfg(s, J->ring)->hang_at;
+
+	if (hang && start >= s->t0 + hang)
+		return;			/* the ring hangs: never completes */
+	heap_push(&s->heap, start + J->dur, ACT_DONE, j);
+}
+
+/* ready entity head with the oldest queue time, tracing deps on first look */
+static int sched_pick(struct gen_sim *s, int r, int cpu, int pid, uint64_t *t)
+{
+	int i, best = -1;
+
+	for (i = 0; i < s->nents; i++) {
+		struct gen_job *J;
+
+		if (s->ents[i].ring != r || s->ents[i].head < 0)
+			continue;
+		J = &s->jobs[s->ents[i].head];
+		if (!J->deps_traced) {
+			gpu_emit_wait_deps(s, J, cpu, pid, t);
+			J->deps_traced = true;
+		}
+		if (!deps_signaled(s, J))
+			continue;
+		if (best < 0 || J->seq < s->jobs[best].seq)
+			best = s->ents[i].head;
+	}
+	return best;
+}
+
+static void sched_run(struct gen_sim *s, int j, int cpu, int pid, uint64_t *t)
+{
+	struct gen_job *J = &s->jobs[j];
+	struct gen_entity *e = &s->ents[J->entity];
+	struct gen_ring *R = &s->rings[J->ring];
+	uint64_t ts;
+	int i;
+
+	e->head = J->next;
+	if (e->head < 0)
+		e->tail = -1;
+	e->count--;
+	J->next = -1;
+	R->hw_count++;
+	if (R->hw_count > rcfg(s, J->ring)->credits)
+		abort();
+	if (R->hw_tail >= 0)
+		s->jobs[R->hw_tail].next = j;
+	else
+		R->hw_head = j;
+	R->hw_tail = j;
+	for (i = 0; i < J->ndeps; i++)
+		s->jobs[J->deps[i]].dep_refs--;
+
+	gpu_emit_run(s, J, cpu, pid, t, &ts);
+	J->run_ts = ts;
+	J->run_cpu = cpu;
+	if (s->last_dropped)
+		J->lost |= LOST_RUN;
+	gpu_emit_amd_job(s, EV_AMD_RUN, J, cpu, pid, t);
+	gpu_emit_fence(s, EV_FENCE_SIGNALED, J, false, cpu, pid, 0, t, NULL);
+	R->jobs_run++;
+	if (R->hw_head == j)
+		hw_start(s, j);
+}
+
+static void act_sched(struct gen_sim *s, int r, uint64_t now)
+{
+	struct gen_ring *R = &s->rings[r];
+	int cpu = dcfg(s, r)->sched_cpu, pid = R->worker_pid;
+	uint64_t t = now;
+	int j;
+
+	R->sched_pending = false;
+	while (R->hw_count < rcfg(s, r)->credits) {
+		j = sched_pick(s, r, cpu, pid, &t);
+		if (j < 0)
+			break;
+		sched_run(s, j, cpu, pid, &t);
+		t += rng_range(&s->rng, US(1), US(4));
+	}
+}
+
+static void kick_waiting_rings(struct gen_sim *s, uint64_t t)
+{
+	int i;
+
+	for (i = 0; i < s->nents; i++)
+		if (s->ents[i].head >= 0)
+			kick_sched(s, s->ents[i].ring, t + rng_range(&s->rng, US(5), US(20)));
+}
+
+static void signal_job(struct gen_sim *s, int j, int cpu, int pid, uint8_t flags,
+		       uint64_t *t)
+{
+	struct gen_job *J = &s->jobs[j];
+	uint64_t ts;
+
+	J->signaled = true;
+	gpu_emit_fence(s, EV_FENCE_SIGNALED, J, true, cpu, pid, flags, t, &ts);
+	if (s->sc->dma_fence) {
+		J->signal_ts = ts;
+		J->signal_cpu = cpu;
+		if (s->last_dropped)
+			J->lost |= LOST_SIGNAL;
+	}
+	if (J->waiter)
+		heap_push(&s->heap, ts + rng_range(&s->rng, US(4), US(20)), ACT_WAIT_END, j);
+	kick_waiting_rings(s, ts);
+}
+
+static int ooo_cpu(const struct gen_sim *s, int r)
+{
+	return (dcfg(s, r)->irq_cpu + 1) % s->sc->cpus;
+}
+
+static void act_done(struct gen_sim *s, int j, uint64_t now)
+{
+	struct gen_job *J = &s->jobs[j];
+	struct gen_ring *R = &s->rings[J->ring];
+	const struct gen_dev_cfg *d = dcfg(s, J->ring);
+	int cpu = d->irq_cpu, pid = bg_current_pid(s, cpu);
+	uint64_t t = now, ts;
+
+	if (R->hw_head != j)
+		abort();		/* the hardware ring is FIFO */
+	bg_irq_entry(s, cpu, d->irq, "amdgpu", &t);
+	gpu_emit_iv(s, J, cpu, pid, &t);
+	gpu_emit_done(s, J, cpu, pid, &t, &ts);
+	J->done_ts = ts;
+	J->done_cpu = cpu;
+	if (s->last_dropped)
+		J->lost |= LOST_DONE;
+	R->hw_head = J->next;
+	if (R->hw_head < 0)
+		R->hw_tail = -1;
+	J->next = -1;
+	R->hw_count--;
+	R->last_done = ts;
+	R->jobs_done++;
+	if (s->sc->signal_ooo && (R->jobs_done & 1))
+		heap_push(&s->heap, ts + rng_range(&s->rng, US(30), US(60)), ACT_SIGNAL, j);
+	else
+		signal_job(s, j, cpu, pid, 0x09, &t);
+	bg_irq_exit(s, cpu, d->irq, &t);
+	if (R->hw_head >= 0)
+		hw_start(s, R->hw_head);
+	kick_sched(s, J->ring, ts + rng_range(&s->rng, US(8), US(30)));
+	heap_push(&s->heap, ts + rng_range(&s->rng, s->sc->free_min, s->sc->free_max),
+		  ACT_DESTROY, j);
+}
+
+static void act_signal(struct gen_sim *s, int j, uint64_t now)
+{
+	int cpu = ooo_cpu(s, s->jobs[j].ring);
+	uint64_t t = now;
+
+	signal_job(s, j, cpu, bg_current_pid(s, cpu), 0x00, &t);
+}
+
+/* the last reference goes: fences destroyed, the slab object reused */
+static void act_destroy(struct gen_sim *s, int j, uint64_t now)
+{
+	struct gen_job *J = &s->jobs[j];
+	struct gen_ring *R = &s->rings[J->ring];
+	int cpu = dcfg(s, J->ring)->sched_cpu;
+	uint64_t t = now;
+
+	if (!J->signaled || J->waiter || J->dep_refs > 0) {
+		heap_push(&s->heap, now + US(100), ACT_DESTROY, j);
+		return;
+	}
+	gpu_emit_fence(s, EV_FENCE_DESTROY, J, false, cpu, R->worker_pid, 0, &t, NULL);
+	gpu_emit_fence(s, EV_FENCE_DESTROY, J, true, cpu, R->worker_pid, 0, &t, NULL);
+	J->destroyed = true;
+	if (J->fence_ptr)
+		fence_free(s, J->fence_ptr);
+}
+
+/* ---- driver ---- */
+
+static void sim_init(struct gen_sim *s)
+{
+	const struct gen_scenario *sc = s->sc;
+	int i;
+
+	s->t0 = 123456789000ULL;
+	s->end = s->t0 + sc->duration + sc->tail;
+	s->next_ctx = 1037;
+	for (i = 0; i < sc->nrings; i++) {
+		struct gen_ring *R = &s->rings[i];
+
+		R->name_ptr = RING_NAME_BASE + 0x3000ULL * i;
+		R->hw_head = R->hw_tail = R->last_job = -1;
+		if (sc->era == ERA_617) {
+			R->worker_pid = 131 + 2 * sc->rings[i].dev;
+			snprintf(R->worker_comm, sizeof(R->worker_comm),
+				 "kworker/u8:%d", 1 + 2 * sc->rings[i].dev);
+		} else {
+			R->worker_pid = 480 + i;
+			snprintf(R->worker_comm, sizeof(R->worker_comm), "%.15s",
+				 sc->rings[i].name);
+		}
+	}
+	for (i = 0; i < sc->nprocs; i++) {
+		s->procs[i].next_submit = s->t0 + sc->procs[i].start;
+		heap_push(&s->heap, s->procs[i].next_submit, ACT_SUBMIT, i);
+	}
+	bg_init(s);
+	for (i = 0; s->bg_on && i < sc->cpus; i++)
+		heap_push(&s->heap, s->t0 + rng_exp(&s->rng, s->bg_mean), ACT_BG, i);
+}
+
+static void dispatch(struct gen_sim *s, const struct gen_action *a)
+{
+	switch (a->kind) {
+	case ACT_SUBMIT:	act_submit(s, a->arg, a->t); break;
+	case ACT_SCHED:		act_sched(s, a->arg, a->t); break;
+	case ACT_DONE:		act_done(s, a->arg, a->t); break;
+	case ACT_SIGNAL:	act_signal(s, a->arg, a->t); break;
+	case ACT_DESTROY:	act_destroy(s, a->arg, a->t); break;
+	case ACT_WAIT_START:	act_wait_start(s, a->arg, a->t); break;
+	case ACT_WAIT_END:	act_wait_end(s, a->arg, a->t); break;
+	case ACT_BG:
+		bg_step(s, a->arg, a->t);
+		heap_push(&s->heap, a->t + rng_exp(&s->rng, s->bg_mean), ACT_BG, a->arg);
+		break;
+	}
+}
+
+int gen_sim_run(struct gen_sim *s)
+{
+	struct gen_action a;
+
+	sim_init(s);
+	while (heap_pop(&s->heap, &a)) {
+		if (a.t > s->end)
+			break;
+		dispatch(s, &a);
+	}
+	return 0;
+}
+
+void gen_sim_free(struct gen_sim *s)
+{
+	int i;
+
+	heap_free(&s->heap);
+	free(s->jobs);
+	free(s->ents);
+	free(s->pool);
+	for (i = 0; i < GEN_MAX_PROCS; i++)
+		free(s->procs[i].inflight);
+}
