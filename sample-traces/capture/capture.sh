@@ -192,22 +192,45 @@ fi
 # --------------------------------------------------------------------------
 step "unpack kernel packages"
 ROOT=$CACHE/root-$KVER
-if [ ! -f "$ROOT/.unpacked" ]; then
+# guest modules, in load order (no modules.dep in the package: insmod them)
+GUEST_MODS="drivers/virtio/virtio_ring drivers/virtio/virtio
+	drivers/virtio/virtio_pci_modern_dev drivers/virtio/virtio_pci_legacy_dev
+	drivers/virtio/virtio_pci drivers/block/virtio_blk
+	drivers/gpu/drm/drm drivers/gpu/drm/scheduler/gpu-sched"
+if [ ! -f "$ROOT/.unpacked-v2" ]; then
 	rm -rf "$ROOT"
 	mkdir -p "$ROOT"
 	for d in "$DEBS"/*.deb; do
+		case "$(basename "$d")" in
+		linux-image-*) continue ;;
+		esac
 		dpkg-deb -x "$d" "$ROOT" || die "dpkg-deb -x $d failed"
 	done
+	# keep only the kernel and the few modules the guest needs (~15 MB
+	# instead of ~500 MB)
+	IMG=$WORK/image
+	mkdir -p "$IMG"
+	dpkg-deb -x "$(ls "$DEBS"/linux-image-"$KVER"_*.deb | head -1)" "$IMG" ||
+		die "dpkg-deb -x linux-image-$KVER failed"
+	mkdir -p "$ROOT/boot"
+	cp "$IMG/boot/vmlinuz-$KVER" "$ROOT/boot/"
+	for m in $GUEST_MODS; do
+		f=$(ls "$IMG/lib/modules/$KVER/kernel/$m".ko* 2>/dev/null | head -1)
+		[ -n "$f" ] || die "kernel module $m missing from linux-image-$KVER"
+		mkdir -p "$ROOT/lib/modules/$KVER/kernel/$(dirname "$m")"
+		cp "$f" "$ROOT/lib/modules/$KVER/kernel/$(dirname "$m")/"
+	done
+	rm -rf "$IMG"
 	# the headers Makefile includes the -common tree by absolute path
 	sed -i "s|^include /usr/src/|include $ROOT/usr/src/|" \
 		"$ROOT/usr/src/linux-headers-$KVER/Makefile"
-	touch "$ROOT/.unpacked"
+	touch "$ROOT/.unpacked-v2"
 fi
 KDIR=$ROOT/usr/src/linux-headers-$KVER
 MODDIR=$ROOT/lib/modules/$KVER/kernel
 VMLINUZ=$ROOT/boot/vmlinuz-$KVER
 [ -f "$VMLINUZ" ] || die "no $VMLINUZ in the unpacked image package"
-[ -f "$MODDIR/drivers/gpu/drm/scheduler/gpu-sched.ko" ] ||
+ls "$MODDIR"/drivers/gpu/drm/scheduler/gpu-sched.ko* > /dev/null 2>&1 ||
 	die "gpu-sched.ko missing from linux-image-$KVER"
 
 # --------------------------------------------------------------------------
@@ -234,10 +257,7 @@ while read -r lib; do
 	cp -L "$lib" "$IR$lib"
 done
 # usrmerge: /lib64 and /lib are the same as /usr/lib*
-for m in drivers/virtio/virtio_ring drivers/virtio/virtio \
-	 drivers/virtio/virtio_pci_modern_dev drivers/virtio/virtio_pci_legacy_dev \
-	 drivers/virtio/virtio_pci drivers/block/virtio_blk \
-	 drivers/gpu/drm/drm drivers/gpu/drm/scheduler/gpu-sched; do
+for m in $GUEST_MODS; do
 	f=$MODDIR/$m.ko
 	[ -f "$f" ] || f=$(ls "$f".* 2>/dev/null | head -1)
 	[ -f "$f" ] || die "kernel module $m missing"
