@@ -11,6 +11,9 @@ independent of the project's C library) and links jobs the simple way:
   drm_sched_process_job (done) carries only the finished-fence pointer and is
   paired with the most recent OPEN job (queued, not yet done) holding that
   pointer.
+Each wait_dep event is listed under its job's "deps" with the job that most
+recently used the dependency's fence pointer (its done_ts shows whether the
+dependency was already signalled when the scheduler looked at it).
 --check RING:ID prints a human-readable account of that job to stderr and
 lists it under "hand_checked" in the JSON.
 """
@@ -62,6 +65,7 @@ def main():
     jobs = {}            # (ring, id) -> job dict
     order = []           # jobs in queue order
     open_by_fence = {}   # fence ptr -> list of open jobs (most recent last)
+    latest_by_fence = {}  # fence ptr -> most recently queued job (open or not)
     rings = {}
     wait_dep = 0
     wait_dep_by_job = {}
@@ -95,8 +99,9 @@ def main():
                        'pid_comm': m.group('comm'), 'pid': int(m.group('pid')),
                        'fence': j.group('fence'), 'entity': j.group('entity'),
                        'job_count_at_queue': int(j.group('jc')),
-                       'hw_job_count_at_run': None}
+                       'hw_job_count_at_run': None, 'deps': []}
                 jobs[key] = job
+                latest_by_fence[job['fence']] = job
                 order.append(job)
                 open_by_fence.setdefault(job['fence'], []).append(job)
                 ring_counts(key[0])['queued'] += 1
@@ -124,7 +129,22 @@ def main():
             wait_dep += 1
             k = (w.group('ring'), int(w.group('id')))
             wait_dep_by_job[k] = wait_dep_by_job.get(k, 0) + 1
+            # the dependency is the finished fence of the job that most
+            # recently used that pointer (cross-ring deps only in mock_gpu)
+            owner = latest_by_fence.get(w.group('fence'))
+            if k in jobs:
+                jobs[k]['deps'].append({
+                    'ts': ts, 'cpu': cpu, 'fence': w.group('fence'),
+                    'context': int(w.group('ctx')),
+                    'seqno': int(w.group('seq')),
+                    'job': ({'ring': owner['ring'], 'id': owner['id']}
+                            if owner else None),
+                    '_owner': owner})
 
+    for j in order:
+        for d in j['deps']:
+            owner = d.pop('_owner')
+            d['job_done_ts'] = owner['done_ts'] if owner else None
     incomplete = [j for j in order if j['done_ts'] is None]
     problems = []
     for j in order:
@@ -171,7 +191,7 @@ def main():
                                     'done_ts', 'queue_cpu', 'run_cpu',
                                     'done_cpu', 'pid_comm', 'pid', 'fence',
                                     'job_count_at_queue',
-                                    'hw_job_count_at_run')}
+                                    'hw_job_count_at_run', 'deps')}
                  | {'wait_dep_events': wait_dep_by_job.get((j['ring'], j['id']), 0)}
                  for j in order],
     }

@@ -242,6 +242,7 @@ struct gen_job {
 	uint64_t	ctx, seqno;	/* finished fence */
 	uint64_t	dur;
 	uint64_t	queue_ts, run_ts, done_ts, signal_ts;
+	uint64_t	signaled_at;	/* when signalled (traced or not) */
 	int8_t		queue_cpu, run_cpu, done_cpu, signal_cpu;
 	int		ndeps;
 	int		deps[GEN_MAX_DEPS];

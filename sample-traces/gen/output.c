@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include <trace-cmd/trace-cmd.h>
+
 #include "gen.h"
 
 struct tracecmd_output;
@@ -64,6 +66,12 @@ int gen_write_dat(const char *out, const char *fakedir, int cpus,
 	char *files[GEN_MAX_CPUS] = { 0 };
 	int ret, i;
 
+	/*
+	 * Version 6 has no buffer descriptions for the top instance: the writer
+	 * warns "Cannot find description for buffer" and goes on (that is what
+	 * trace-cmd record does too). Keep errors only.
+	 */
+	tracecmd_set_loglevel(TEP_LOG_ERROR);
 	h = tracecmd_output_create(out);
 	if (!h)
 		return -EIO;

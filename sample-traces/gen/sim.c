@@ -291,6 +291,8 @@ static int sched_pick(struct gen_sim *s, int r, int cpu, int pid, uint64_t *t)
 			continue;
 		J = &s->jobs[s->ents[i].head];
 		if (!J->deps_traced) {
+			if (*t <= J->queue_ts)
+				*t = J->queue_ts + rng_range(&s->rng, US(1), US(3));
 			gpu_emit_wait_deps(s, J, cpu, pid, t);
 			J->deps_traced = true;
 		}
@@ -302,6 +304,26 @@ static int sched_pick(struct gen_sim *s, int r, int cpu, int pid, uint64_t *t)
 	return best;
 }
 
+/*
+ * Event times are clamped per CPU, so an event may carry a time slightly
+ * after the action that emitted it. The worker acts no earlier than the
+ * traced queue of the job, the traced signal of its dependencies and the
+ * traced completion that freed the credit: causality holds in the trace.
+ */
+static void sched_causal(struct gen_sim *s, const struct gen_job *J, uint64_t *t)
+{
+	uint64_t after = s->rings[J->ring].last_done;
+	int i;
+
+	if (J->queue_ts > after)
+		after = J->queue_ts;
+	for (i = 0; i < J->ndeps; i++)
+		if (s->jobs[J->deps[i]].signaled_at > after)
+			after = s->jobs[J->deps[i]].signaled_at;
+	if (*t <= after)
+		*t = after + rng_range(&s->rng, US(1), US(3));
+}
+
 static void sched_run(struct gen_sim *s, int j, int cpu, int pid, uint64_t *t)
 {
 	struct gen_job *J = &s->jobs[j];
@@ -309,6 +331,8 @@ static void sched_run(struct gen_sim *s, int j, int cpu, int pid, uint64_t *t)
 	struct gen_ring *R = &s->rings[J->ring];
 	uint64_t ts;
 	int i;
+
+	sched_causal(s, J, t);
 
 	e->head = J->next;
 	if (e->head < 0)
@@ -372,6 +396,7 @@ static void signal_job(struct gen_sim *s, int j, int cpu, int pid, uint8_t flags
 
 	J->signaled = true;
 	gpu_emit_fence(s, EV_FENCE_SIGNALED, J, true, cpu, pid, flags, t, &ts);
+	J->signaled_at = ts;
 	if (s->sc->dma_fence) {
 		J->signal_ts = ts;
 		J->signal_cpu = cpu;
