@@ -43,6 +43,12 @@
 #define GS_ALIAS	"gpu_sched"
 
 /*
+ * The plugin is built with -fvisibility=hidden and a version script
+ * (plugin.map): the entry points are the only symbols it exports.
+ */
+#define GS_EXPORT	__attribute__((visibility("default")))
+
+/*
  * The plugin options. This table is the only file-scope state of the plugin:
  * tep_plugin_add_options() keeps a pointer to it in libtraceevent's
  * process-wide option registry, and the values it holds are process-wide by
@@ -263,6 +269,8 @@ static struct gs_ctx *gs_ctx_attach(struct tep_handle *tep)
 		 * Signals of the finished fence are printed, not waited for.
 		 */
 		gpulat_tracker_set_signal_expected(ctx->trk, false);
+		gpulat_tracker_set_linger(ctx->trk, 0);
+		gpulat_tracker_set_era(ctx->trk, gpulat_binding_era(ctx->bind));
 		if (gs_opt(GS_OPT_SUMMARY)) {
 			struct gpulat_stats_opts so;
 
@@ -418,21 +426,29 @@ static void gs_print_done(struct trace_seq *s, struct gs_ctx *ctx,
 	if (job && job->ts[GPULAT_ST_DONE] != e->ts)
 		job = NULL;
 
-	if (job)
+	if (job && (job->ts[GPULAT_ST_QUEUE] != GPULAT_NONE ||
+		    job->ts[GPULAT_ST_RUN] != GPULAT_NONE))
 		gs_put_where(s, job->dev, job->ring);
+	else
+		job = NULL;	/* done without queue or run: started before the trace */
 	if (e->flags & GPULAT_EVF_FENCE) {
 		gs_put_fence(s, "fence", e->ctx, e->seqno);
-	} else if (job) {
+	} else if (job && job->id != GPULAT_NONE) {
 		gs_put_ptr_job(s, job->ring, job->id, e->fence_ptr);
 	} else {
 		/* no open job holds the pointer: it started before the trace */
 		trace_seq_printf(s, " job=? fence=%04x", gs_ptr_handle(e->fence_ptr));
 	}
+	/* pointer eras: the finished fence as dma_fence events print it, when linked */
+	if (job && !(e->flags & GPULAT_EVF_FENCE) && job->ctx != GPULAT_NONE)
+		gs_put_fence(s, "finished", job->ctx, job->seqno);
 	if (job && job->pid > 0)
 		trace_seq_printf(s, " pid=%d", job->pid);
 	if (gs_opt(GS_OPT_RAW) && (e->flags & GPULAT_EVF_FENCE_PTR))
 		trace_seq_printf(s, " fence_ptr=0x%llx", (unsigned long long)e->fence_ptr);
 	if (gs_opt(GS_OPT_ANNOTATE) && job) {
+		if (job->wait != GPULAT_NONE)
+			gs_put_dur(s, "wait", job->wait);
 		gs_put_dur(s, "exec", job->exec);
 		gs_put_dur(s, "total", job->total);
 	}
@@ -638,7 +654,7 @@ static void gs_print_summary(struct gs_ctx *ctx)
 /* ------------------------------------------------------------------------ */
 /* Entry points                                                               */
 
-int TEP_PLUGIN_LOADER(struct tep_handle *tep)
+GS_EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	size_t i;
 
@@ -650,7 +666,7 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	return 0;
 }
 
-void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
+GS_EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
 	struct gs_ctx *ctx = gs_ctx_find(tep);
 	size_t i;

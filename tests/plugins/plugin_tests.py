@@ -1,0 +1,534 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1
+"""Tests of plugin_gpu_sched.so under plain `trace-cmd report`.
+
+Every check runs trace-cmd with TRACEEVENT_PLUGIN_DIR pointing at the build
+directory and HOME at an empty directory, so neither ~/.local nor an installed
+copy can stand in for the plugin under test (the `loadpath` check proves it).
+
+    plugin_tests.py nm PLUGIN.so
+    plugin_tests.py loadpath --plugin-dir D TRACE
+    plugin_tests.py golden --plugin-dir D TRACE GOLDEN [--update]
+    plugin_tests.py truth --plugin-dir D TRACE TRUTH
+    plugin_tests.py options --plugin-dir D TRACE
+    plugin_tests.py multi --plugin-dir D TRACE_A TRUTH_A TRACE_B TRUTH_B
+    plugin_tests.py nogpu --plugin-dir D --workdir W TRACE
+    plugin_tests.py foreign --plugin-dir D --workdir W TRACE
+
+Exit status 0 = pass, 1 = fail, 77 = skipped (ctest SKIP_RETURN_CODE).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+PLUGIN = "plugin_gpu_sched.so"
+OPT = "gpu_sched"
+
+# comm-pid [cpu] ts: event: info   (trace-cmd report's default line)
+LINE_RE = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+"
+                     r"(?P<ts>\d+\.\d+):\s+(?P<event>\w+):\s?(?P<info>.*)$")
+KV_RE = re.compile(r"(\w+)=(\S+)")
+
+GPU_EVENTS = {
+    "drm_sched_job", "drm_run_job", "drm_sched_process_job", "drm_sched_job_wait_dep",
+    "drm_sched_job_queue", "drm_sched_job_run", "drm_sched_job_done",
+    "drm_sched_job_add_dep", "drm_sched_job_unschedulable",
+    "amdgpu_cs_ioctl", "amdgpu_sched_run_job", "amdgpu_iv",
+}
+QUEUE = {"drm_sched_job", "drm_sched_job_queue"}
+RUN = {"drm_run_job", "drm_sched_job_run"}
+DONE = {"drm_sched_process_job", "drm_sched_job_done"}
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    if len(failures) <= 40:
+        print("FAIL: " + msg)
+
+
+def finish(what):
+    if failures:
+        print("%s: %d failure(s)" % (what, len(failures)))
+        return 1
+    print("%s: ok" % what)
+    return 0
+
+
+def report(plugin_dir, traces, opts=(), extra=(), check=True):
+    """Run trace-cmd report; return (stdout, stderr)."""
+    env = dict(os.environ)
+    env["TRACEEVENT_PLUGIN_DIR"] = os.path.abspath(plugin_dir)
+    home = tempfile.mkdtemp(prefix="gst-home-")
+    env["HOME"] = home
+    cmd = ["trace-cmd", "report"]
+    for t in traces:
+        cmd += ["-i", t]
+    for o in opts:
+        cmd += ["-O", o]
+    cmd += list(extra)
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.rmdir(home)
+    out = p.stdout.decode("utf-8", "replace")
+    err = p.stderr.decode("utf-8", "replace")
+    if check and p.returncode != 0:
+        fail("%s exited %d: %s" % (" ".join(cmd), p.returncode, err.strip()[-400:]))
+    if p.returncode < 0:
+        fail("%s died of signal %d" % (" ".join(cmd), -p.returncode))
+    return out, err
+
+
+def events(out):
+    for line in out.splitlines():
+        m = LINE_RE.match(line)
+        if m:
+            yield m
+
+
+def kv(info):
+    return dict(KV_RE.findall(info))
+
+
+def us_to_ns(v):
+    """'123.456us' -> 123456"""
+    if v in ("?", "-"):
+        return None
+    v = v[:-2] if v.endswith("us") else v
+    whole, _, frac = v.partition(".")
+    return int(whole) * 1000 + int((frac + "000")[:3])
+
+
+def ptr_handle(p):
+    """The plugin's 4-hex-digit fence handle (murmur3 finalizer, low 16 bits)."""
+    m = (1 << 64) - 1
+    p &= m
+    p ^= p >> 33
+    p = (p * 0xff51afd7ed558ccd) & m
+    p ^= p >> 33
+    p = (p * 0xc4ceb9fe1a85ec53) & m
+    p ^= p >> 33
+    return "%04x" % (p & 0xffff)
+
+
+# ---------------------------------------------------------------------------
+
+def cmd_nm(a):
+    p = subprocess.run(["nm", "-D", "--defined-only", a.plugin],
+                       stdout=subprocess.PIPE, universal_newlines=True, check=True)
+    allowed = {"tep_plugin_loader", "tep_plugin_unloader", "tep_plugin_options",
+               "tep_plugin_alias"}
+    syms = [l.split()[-1] for l in p.stdout.splitlines() if l.strip()]
+    for s in syms:
+        if s not in allowed:
+            fail("exported symbol %s" % s)
+    if "tep_plugin_loader" not in syms:
+        fail("tep_plugin_loader is not exported")
+    return finish("nm -D")
+
+
+def cmd_loadpath(a):
+    out, err = report(a.plugin_dir, [a.trace], extra=["-V6"])
+    want = os.path.realpath(os.path.join(a.plugin_dir, PLUGIN))
+    seen = []
+    for line in (out + err).splitlines():
+        m = re.search(r"registering plugin:\s*(\S+)", line)
+        if m and os.path.basename(m.group(1)) == PLUGIN:
+            seen.append(os.path.realpath(m.group(1)))
+    if not seen:
+        fail("no 'registering plugin: ...%s' line (is -V6 supported?)" % PLUGIN)
+    for s in seen:
+        if s != want:
+            fail("%s loaded from %s, not the build dir %s" % (PLUGIN, s, want))
+    if len(seen) > 1:
+        fail("%s registered %d times: %s" % (PLUGIN, len(seen), seen))
+    return finish("plugin load path")
+
+
+def gpu_lines(out):
+    """The report without the events the plugin does not print (sched, irq...).
+
+    Filtering here rather than with trace-cmd -F keeps the plugin's input whole.
+    """
+    keep = []
+    for line in out.splitlines(True):
+        m = LINE_RE.match(line)
+        if m and not (m.group("event") in GPU_EVENTS or m.group("event").startswith(
+                ("dma_fence_", "fence_", "amd_sched_"))):
+            continue
+        keep.append(line)
+    return "".join(keep)
+
+
+def cmd_golden(a):
+    opts = a.opt or []
+    out, _ = report(a.plugin_dir, [a.trace], opts=opts)
+    out = gpu_lines(out)
+    if a.update:
+        with open(a.golden, "w") as f:
+            f.write(out)
+        print("wrote " + a.golden)
+        return 0
+    if not os.path.exists(a.golden):
+        fail("no golden file %s (run tests/plugins/update-golden)" % a.golden)
+        return finish("golden")
+    with open(a.golden) as f:
+        want = f.read()
+    if out != want:
+        wl, ol = want.splitlines(), out.splitlines()
+        for i in range(max(len(wl), len(ol))):
+            w = wl[i] if i < len(wl) else "<eof>"
+            o = ol[i] if i < len(ol) else "<eof>"
+            if w != o:
+                fail("line %d differs:\n  want: %s\n  got:  %s" % (i + 1, w, o))
+                break
+        if len(wl) != len(ol):
+            fail("%d lines, golden has %d" % (len(ol), len(wl)))
+    # no GPU event may fall back to the raw default print
+    for m in events(out):
+        if m.group("event") in GPU_EVENTS and re.search(r"0xffff[0-9a-f]{8,}", m.group("info")):
+            fail("raw pointer in %s: %s" % (m.group("event"), m.group("info")))
+            break
+    return finish("golden " + os.path.basename(a.golden))
+
+
+# ---------------------------------------------------------------------------
+# truth
+
+def load_truth(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def job_keys(t):
+    """Map report identities to truth jobs."""
+    by_fence, by_id = {}, {}
+    for j in t["jobs"]:
+        if j.get("fence_ctx") is not None:
+            by_fence[(j.get("dev") or "", j["fence_ctx"], j["fence_seqno"])] = j
+        if j.get("id") is not None:
+            by_id.setdefault((j.get("ring_label") or j["ring"], j["id"]), []).append(j)
+    return by_fence, by_id
+
+
+def identify(t_keys, ev, f):
+    """The truth job of a scheduler line, or None."""
+    by_fence, by_id = t_keys
+    if "job" in f and "#" in f["job"]:
+        ring, _, jid = f["job"].rpartition("#")
+        cands = by_id.get((ring, int(jid)))
+        if not cands:
+            return None
+        return cands
+    if "fence" in f and ":" in f["fence"]:
+        c, s = f["fence"].split(":")
+        j = by_fence.get((f.get("dev", ""), int(c), int(s)))
+        return [j] if j else None
+    return None
+
+
+def pick(cands, ts_ns, stage):
+    """Among jobs sharing an identity, the one whose stage is at ts (us precision)."""
+    for j in cands:
+        v = j.get(stage + "_ts")
+        if v is not None and v // 1000 == ts_ns // 1000:
+            return j
+    return None
+
+
+def check_jobs(out, t, name):
+    keys = job_keys(t)
+    seen = {"run": set(), "done": set()}
+    era = t.get("era")
+    for m in events(out):
+        evn = m.group("event")
+        if evn not in QUEUE | RUN | DONE:
+            continue
+        f = kv(m.group("info"))
+        ts = int(m.group("ts").replace(".", "")) * 1000  # us -> ns (report prints us)
+        stage = "queue" if evn in QUEUE else "run" if evn in RUN else "done"
+        cands = identify(keys, evn, f)
+        if not cands:
+            if stage == "done" and f.get("job") == "?":
+                continue  # the plugin says: no open job held that pointer
+            fail("%s: %s at %s: no truth job for %s" % (name, evn, m.group("ts"), m.group("info")))
+            continue
+        j = pick(cands, ts, stage)
+        if not j:
+            fail("%s: %s at %s: identity %s matches no job at that time" %
+                 (name, evn, m.group("ts"), m.group("info")))
+            continue
+        if j.get("fence_ptr") and "job" in f:
+            h = ptr_handle(int(j["fence_ptr"], 16))
+            if f.get("fence") != h:
+                fail("%s: job %d: fence handle %s, want %s" % (name, j["index"], f.get("fence"), h))
+        if stage == "run" and "wait" in f:
+            # run lines carry wait= only when the tracker can name the open job
+            seen["run"].add(j["index"])
+            got = us_to_ns(f["wait"])
+            if got != j.get("wait"):
+                fail("%s: job %d: run wait %s, truth %s" % (name, j["index"], got, j.get("wait")))
+        if stage == "done":
+            seen["done"].add(j["index"])
+            metrics = ("exec", "total") if j.get("wait") is None else ("wait", "exec", "total")
+            for k in metrics:
+                if k not in f:
+                    fail("%s: job %d: done line without %s=: %s" %
+                         (name, j["index"], k, m.group("info")))
+                    continue
+                got = us_to_ns(f[k])
+                if got != j.get(k):
+                    fail("%s: job %d: %s %s, truth %s" % (name, j["index"], k, got, j.get(k)))
+    for j in t["jobs"]:
+        if j.get("done_ts") is not None and j["index"] not in seen["done"] \
+                and "done" not in (j.get("lost_stages") or []):
+            fail("%s: job %d has a done event but no annotated done line" % (name, j["index"]))
+    return len(seen["done"])
+
+
+def parse_summaries(out):
+    """Every summary table in the output: list of {(dev, ring): {...}}."""
+    tables, cur, row = [], None, None
+    for line in out.splitlines():
+        if line.startswith("gpu_sched: job latency summary"):
+            cur = {"_header": line}
+            tables.append(cur)
+            continue
+        if cur is None:
+            continue
+        w = line.split()
+        if not w or not line.startswith("  "):
+            if line.strip() == "":
+                continue
+            cur = None
+            continue
+        if w[0] == "dev" or w[0] == "unmatched:":
+            continue
+        if len(w) == 9:
+            row = {"jobs": int(w[2]), "done": int(w[3]), "open": int(w[4])}
+            cur[(w[0] if w[0] != "-" else "", w[1])] = row
+            w = w[5:]
+        if len(w) == 4 and row is not None:
+            row[w[0]] = [us_to_ns(x) for x in w[1:]]
+    return tables
+
+
+def check_summary(table, t, name):
+    for r in t["rings"]:
+        key = (r.get("dev") or "", r.get("ring_label") or r["ring"])
+        row = table.get(key)
+        if row is None:
+            fail("%s: summary has no row for %s (rows: %s)" %
+                 (name, key, [k for k in table if k != "_header"]))
+            continue
+        if row["jobs"] != r["jobs"]:
+            fail("%s: %s jobs %d, truth %d" % (name, key, row["jobs"], r["jobs"]))
+        if row["done"] != r["complete"]:
+            fail("%s: %s complete %d, truth %d" % (name, key, row["done"], r["complete"]))
+        for metric in ("wait", "exec"):
+            tm = r.get(metric) or {}
+            got = row.get(metric)
+            if not tm or not tm.get("n"):
+                if got and any(v is not None for v in got):
+                    fail("%s: %s %s has values %s, truth has none" % (name, key, metric, got))
+                continue
+            want = [tm["p50"], tm["p99"], tm["max"]]
+            if got != want:
+                fail("%s: %s %s p50/p99/max %s, truth %s" % (name, key, metric, got, want))
+    nrows = len([k for k in table if k != "_header"])
+    if nrows != len(t["rings"]):
+        fail("%s: summary has %d rings, truth %d" % (name, nrows, len(t["rings"])))
+
+
+def cmd_truth(a):
+    t = load_truth(a.truth)
+    out, _ = report(a.plugin_dir, [a.trace],
+                    opts=[OPT + ":annotate=1", OPT + ":summary=1"])
+    name = os.path.basename(a.trace)
+    n = check_jobs(out, t, name)
+    tables = parse_summaries(out)
+    if len(tables) != 1:
+        fail("%s: %d summary tables, want 1" % (name, len(tables)))
+    else:
+        check_summary(tables[0], t, name)
+    print("%s: %d done lines checked against %d truth jobs" % (name, n, len(t["jobs"])))
+    return finish("truth " + name)
+
+
+def cmd_multi(a):
+    ta, tb = load_truth(a.truth_a), load_truth(a.truth_b)
+    out, _ = report(a.plugin_dir, [a.trace_a, a.trace_b], opts=[OPT + ":summary=1"])
+    tables = parse_summaries(out)
+    if len(tables) != 2:
+        fail("-i a -i b: %d summary tables, want 2" % len(tables))
+        return finish("multi")
+
+    # match tables to files by their first timestamp (the header carries the span)
+    def first(t):
+        return "%d.%06d" % (t["first_ts"] // 10**9, t["first_ts"] % 10**9 // 1000)
+    for t, nm in ((ta, a.trace_a), (tb, a.trace_b)):
+        tab = [x for x in tables if (" %s " % first(t)) in x["_header"] + " "
+               or first(t) in x["_header"]]
+        if len(tab) != 1:
+            # fall back: the table whose rings match this truth
+            tab = [x for x in tables if set(k for k in x if k != "_header") ==
+                   set((r.get("dev") or "", r.get("ring_label") or r["ring"]) for r in t["rings"])]
+        if not tab:
+            fail("no summary table for %s" % nm)
+            continue
+        check_summary(tab[0], t, os.path.basename(nm))
+    return finish("multi")
+
+
+def cmd_options(a):
+    env = dict(os.environ)
+    env["TRACEEVENT_PLUGIN_DIR"] = os.path.abspath(a.plugin_dir)
+    env["HOME"] = tempfile.mkdtemp(prefix="gst-home-")
+    p = subprocess.run(["trace-cmd", "list", "-O"], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    os.rmdir(env["HOME"])
+    if p.returncode != 0:
+        fail("trace-cmd list -O exited %d" % p.returncode)
+    for o in ("annotate", "raw", "summary"):
+        if not re.search(r"plugin:\s*%s\s*\n\s*option:\s*%s\b" % (OPT, o), p.stdout):
+            fail("trace-cmd list -O does not list %s:%s" % (OPT, o))
+    if "job latency summary" in p.stdout:
+        fail("trace-cmd list -O printed a summary")
+
+    plain, _ = report(a.plugin_dir, [a.trace])
+    ann, _ = report(a.plugin_dir, [a.trace], opts=[OPT + ":annotate=1"])
+    if ann == plain:
+        fail("-O %s:annotate=1 does not change the output" % OPT)
+    if not re.search(r" (wait|exec|total)=\d+\.\d{3}us", ann):
+        fail("-O %s:annotate=1 prints no latency" % OPT)
+    # a bare option toggles (libtraceevent), same as =1
+    bare, _ = report(a.plugin_dir, [a.trace], opts=[OPT + ":annotate"])
+    if bare != ann:
+        fail("-O %s:annotate (toggle) differs from annotate=1" % OPT)
+    off, _ = report(a.plugin_dir, [a.trace], opts=[OPT + ":annotate=0"])
+    if off != plain:
+        fail("-O %s:annotate=0 differs from the default" % OPT)
+    bogus, _ = report(a.plugin_dir, [a.trace], opts=[OPT + ":annotate=bogus"])
+    if bogus != plain:
+        fail("-O %s:annotate=bogus is not ignored" % OPT)
+    unknown, _ = report(a.plugin_dir, [a.trace], opts=[OPT + ":nosuchoption=1"])
+    if unknown != plain:
+        fail("-O %s:nosuchoption=1 changes the output" % OPT)
+    raw, _ = report(a.plugin_dir, [a.trace], opts=[OPT + ":raw=1"])
+    if raw == plain:
+        fail("-O %s:raw=1 does not change the output" % OPT)
+    summ, _ = report(a.plugin_dir, [a.trace], opts=[OPT + ":summary=1"])
+    if not summ.startswith(plain) or "job latency summary" not in summ[len(plain):]:
+        fail("-O %s:summary=1 does not append a summary to the plain report" % OPT)
+    if "job latency summary" in plain:
+        fail("summary printed without -O %s:summary=1" % OPT)
+    return finish("options")
+
+
+def cmd_nogpu(a):
+    """A trace without GPU events: the plugin prints nothing of its own."""
+    os.makedirs(a.workdir, exist_ok=True)
+    # split off the part of the trace before its first GPU event
+    full, _ = report(a.plugin_dir, [a.trace], extra=["-t"])
+    first_gpu = None
+    first_any = None
+    for m in events(full):
+        ts = m.group("ts")
+        if first_any is None:
+            first_any = ts
+        if m.group("event") in GPU_EVENTS or m.group("event").startswith("dma_fence"):
+            first_gpu = ts
+            break
+    dst = os.path.join(a.workdir, "nogpu.dat")
+    if first_gpu is None or first_any == first_gpu:
+        print("no GPU-free prefix in %s" % a.trace)
+        return SKIP
+    end = "%.9f" % (float(first_gpu) - 0.000000001)
+    p = subprocess.run(["trace-cmd", "split", "-i", a.trace, "-o", dst, first_any, end],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0 or not os.path.exists(dst):
+        print("trace-cmd split failed: %s" % p.stdout.decode()[-300:])
+        return SKIP
+    for o in ([], [OPT + ":summary=1"], [OPT + ":summary=1", OPT + ":annotate=1"]):
+        res, err = report(a.plugin_dir, [dst], opts=o)
+        if "gpu_sched" in res:
+            fail("output of a trace without GPU events mentions gpu_sched (%s)" % o)
+        for m in events(res):
+            if m.group("event") in GPU_EVENTS:
+                fail("split trace still has GPU events")
+                break
+    return finish("no GPU events")
+
+
+def cmd_foreign(a):
+    """A gpu_scheduler layout with a field renamed: '!' or default print, no crash."""
+    os.makedirs(a.workdir, exist_ok=True)
+    v6 = os.path.join(a.workdir, "v6.dat")
+    p = subprocess.run(["trace-cmd", "convert", "-i", a.trace, "-o", v6,
+                        "--file-version", "6", "--compression", "none"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        print("trace-cmd convert failed: %s" % p.stdout.decode()[-300:])
+        return SKIP
+    with open(v6, "rb") as f:
+        data = f.read()
+    renamed = 0
+    # rename a required field of every scheduler event, keeping every length
+    for old, new in ((b" fence;\toffset", b" fencx;\toffset"),
+                     (b" fence_context;\toffset", b" fence_contexx;\toffset"),
+                     (b"field:__data_loc char[] name;", b"field:__data_loc char[] namx;"),
+                     (b"field:const char * name;", b"field:const char * namx;")):
+        renamed += data.count(old)
+        data = data.replace(old, new)
+    if not renamed:
+        print("no field to rename in %s" % a.trace)
+        return SKIP
+    bad = os.path.join(a.workdir, "foreign.dat")
+    with open(bad, "wb") as f:
+        f.write(data)
+    for o in ([], [OPT + ":annotate=1", OPT + ":summary=1", OPT + ":raw=1"]):
+        out, err = report(a.plugin_dir, [bad], opts=o, check=False)
+        n = 0
+        for m in events(out):
+            if m.group("event") in QUEUE | RUN | DONE:
+                n += 1
+        if n == 0:
+            fail("no scheduler event printed from the foreign layout (%s)" % o)
+    return finish("foreign layout")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sp = ap.add_subparsers(dest="cmd")
+    s = sp.add_parser("nm"); s.add_argument("plugin")
+    s = sp.add_parser("loadpath"); s.add_argument("--plugin-dir", required=True); s.add_argument("trace")
+    s = sp.add_parser("golden"); s.add_argument("--plugin-dir", required=True)
+    s.add_argument("trace"); s.add_argument("golden"); s.add_argument("--update", action="store_true")
+    s.add_argument("-O", dest="opt", action="append")
+    s = sp.add_parser("truth"); s.add_argument("--plugin-dir", required=True)
+    s.add_argument("trace"); s.add_argument("truth")
+    s = sp.add_parser("options"); s.add_argument("--plugin-dir", required=True); s.add_argument("trace")
+    s = sp.add_parser("multi"); s.add_argument("--plugin-dir", required=True)
+    for x in ("trace_a", "truth_a", "trace_b", "truth_b"):
+        s.add_argument(x)
+    for c in ("nogpu", "foreign"):
+        s = sp.add_parser(c); s.add_argument("--plugin-dir", required=True)
+        s.add_argument("--workdir", required=True); s.add_argument("trace")
+    a = ap.parse_args()
+    if not a.cmd:
+        ap.print_help()
+        return 2
+    for x in ("trace", "trace_a", "trace_b"):
+        if getattr(a, x, None) and not os.path.exists(getattr(a, x)):
+            print("missing %s" % getattr(a, x))
+            return SKIP
+    return globals()["cmd_" + a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
