@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * GpuJobs.cpp - KernelShark plugin gpu_jobs, drawing side.
+ *
+ * Three kinds of graphs get shapes:
+ *  - ring rows (Task graphs whose id is a ring's synthetic id, gpu_rings.h): every job
+ *    is a box split into scheduler wait (queue -> run), hardware queue (run -> start)
+ *    and execution (start -> done), colored by the submitting process, stacked into
+ *    sub-rows when jobs overlap, labelled "comm-pid ctx:seqno" when wide enough, with
+ *    a thin line from each traced dependency's completion to the waiting job's run;
+ *  - CPU graphs: a strip per job stage on the CPU whose event began it, and connectors
+ *    from the queue event's CPU to the run event's CPU to the done/signal CPU;
+ *  - Task graphs of submitting processes: the job's life as a thin three-segment strip.
+ * Double-click on a job sets marker A at its queue event and B at its done event.
+ *
+ * KernelShark calls the draw handler once per graph and frees the shapes before the
+ * next frame. Shapes that join two graphs are drawn in the call of whichever graph
+ * comes later in the frame, using the position of the earlier one (kept per stream).
+ * No C++ exception crosses into C.
+ */
+
+// C++
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+// Qt (only to find the main window for the markers)
+#include <QApplication>
+#include <QWidget>
+
+// KernelShark
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+#include "libkshark-model.h"
+#include "KsPlotTools.hpp"
+#include "KsPlugins.hpp"
+#include "KsPluginsGUI.hpp"
+#include "KsCmakeDef.hpp"
+
+#include "gpu_jobs.h"
+#include "gpu_rings.h"
+
+using namespace KsPlot;
+
+namespace {
+
+/* Process colors: saturated and distinct; tests/kshark/gui_check.py knows them. */
+const uint8_t gpujobPalette[][3] = {
+	{ 31, 119, 180}, {255, 127,  14}, { 44, 160,  44}, {214,  39,  40},
+	{148, 103, 189}, {140,  86,  75}, {227, 119, 194}, { 23, 190, 207},
+	{188, 189,  34}, {  0,   0, 160}, {  0, 128, 128}, {128,   0,  64},
+};
+const int gpujobPaletteSize = sizeof(gpujobPalette) / sizeof(gpujobPalette[0]);
+
+/* Stage shading: share of the process color (the rest is white). */
+const float gpujobWaitAlpha = 0.30;
+const float gpujobHwqAlpha = 0.60;
+
+/* Most sub-rows drawn in a ring row; deeper stacks wrap. */
+const int gpujobMaxVisibleSubrows = 6;
+
+Color processColor(int pid)
+{
+	uint32_t h = (uint32_t)pid * 2654435761u;
+	const uint8_t *c = gpujobPalette[(h >> 16) % gpujobPaletteSize];
+
+	return Color(c[0], c[1], c[2]);
+}
+
+Color tint(Color c, float alpha)
+{
+	c.blend(alpha);
+	return c;
+}
+
+/* Where a graph was drawn in the current frame. */
+struct GraphPos {
+	int	base;
+	int	height;
+};
+
+} // namespace
+
+/* Per-stream drawing state (struct plugin_gpujob_ctx::draw). */
+struct gpujob_draw_state {
+	ksplot_font				font;
+	bool					fontTried = false;
+	bool					fontOk = false;
+	/* graphs seen in the current frame: (draw action, id) -> position */
+	std::map<std::pair<int, int>, GraphPos>	seen;
+	/* an invisible shape of ours in the current frame's list */
+	const PlotObject			*token = nullptr;
+};
+
+void plugin_gpujob_draw_free(struct gpujob_draw_state *st)
+{
+	/* the font texture belongs to the GL context; KernelShark tears that down */
+	delete st;
+}
+
+namespace {
+
+/* Invisible; marks that the shape list still belongs to the frame we know. */
+class FrameToken : public PlotObject {
+public:
+	FrameToken() { _visible = false; }
+private:
+	void _draw(const Color &, float) const override {}
+};
+
+void *mainWindow()
+{
+	for (QWidget *w : QApplication::topLevelWidgets())
+		if (w->inherits("KsMainWindow"))
+			return w;
+	return nullptr;
+}
+
+/* A job box: double-click sets A at the queue event and B at the done event. */
+class JobBox : public Rectangle {
+public:
+	const kshark_entry	*_a = nullptr;
+	const kshark_entry	*_b = nullptr;
+
+	double distance(int x, int y) const override
+	{
+		if (x < pointX(0) - 1 || x > pointX(2) + 1 ||
+		    y < pointY(1) || y > pointY(0))
+			return std::numeric_limits<double>::max();
+		return 0;
+	}
+
+private:
+	void _doubleClick() const override
+	{
+		void *ks = mainWindow();
+
+		if (!ks || !_a || !_b)
+			return;
+		markEntryB(ks, _b);
+		markEntryA(ks, _a);
+	}
+};
+
+class JobLabel : public PlotObject {
+public:
+	const ksplot_font	*_font = nullptr;
+	std::string		_text;
+	int			_x = 0;
+	int			_y = 0;
+
+private:
+	void _draw(const Color &col, float) const override
+	{
+		if (_font && !_text.empty())
+			ksplot_print_text(_font, col.color_c_ptr(), _x, _y, _text.c_str());
+	}
+};
+
+/* Time -> pixel for one graph, from its bins (one bin is one pixel, times DPR). */
+struct XMap {
+	double	x0 = 0, scale = 0;
+	int64_t	min = 0;
+	int	left = 0, right = 0;
+	uint64_t t0 = 0, t1 = 0;
+
+	bool init(const kshark_trace_histo *histo, const Graph *graph)
+	{
+		int n = histo->n_bins;
+
+		if (n < 2 || histo->bin_size <= 0 || graph->size() < n)
+			return false;
+		x0 = graph->bin(0)._base.x();
+		double xn = graph->bin(n - 1)._base.x();
+		scale = (xn - x0) / ((double)(n - 1) * histo->bin_size);
+		min = histo->min;
+		left = x0;
+		right = xn;
+		t0 = histo->min < 0 ? 0 : histo->min;
+		t1 = histo->max < 0 ? 0 : histo->max;
+		return true;
+	}
+
+	int x(uint64_t ts) const
+	{
+		double v = x0 + ((double)ts - (double)min) * scale;
+
+		return std::max((double)left - 3, std::min((double)right + 3, v));
+	}
+};
+
+struct DrawCtx {
+	KsCppArgV		*argv;
+	plugin_gpujob_ctx	*ctx;
+	gpujob_draw_state	*st;
+	XMap			xm;
+	int			base;
+	int			height;
+};
+
+void push(DrawCtx &d, PlotObject *o)
+{
+	d.argv->_shapes->push_front(o);
+}
+
+Rectangle *rect(int x0, int y0, int x1, int y1, const Color &c, bool fill, float size = 1)
+{
+	Rectangle *r = new Rectangle;
+
+	r->setFill(fill);
+	r->setPoint(0, x0, y1);
+	r->setPoint(1, x0, y0);
+	r->setPoint(2, x1, y0);
+	r->setPoint(3, x1, y1);
+	r->_color = c;
+	r->_size = size;
+	return r;
+}
+
+void line(DrawCtx &d, int xa, int ya, int xb, int yb, const Color &c, float size)
+{
+	Line *l = new Line(Point(xa, ya), Point(xb, yb));
+
+	l->_color = c;
+	l->_size = size;
+	push(d, l);
+}
+
+const kshark_entry *firstEntry(const plugin_gpujob *job)
+{
+	for (int s = 0; s < GPUJOB_NSTAGES; ++s)
+		if (job->entry[s])
+			return job->entry[s];
+	return nullptr;
+}
+
+const kshark_entry *doneEntry(const plugin_gpujob *job)
+{
+	if (job->entry[GPULAT_ST_DONE])
+		return job->entry[GPULAT_ST_DONE];
+	for (int s = GPUJOB_NSTAGES - 1; s >= 0; --s)
+		if (job->entry[s])
+			return job->entry[s];
+	return nullptr;
+}
+
+bool has(uint64_t ts)
+{
+	return ts != GPULAT_NONE;
+}
+
+/* The three segments of a job: [b[0], b[1]) wait, [b[1], b[2]) hw queue, [b[2], b[3]) exec. */
+void jobBounds(const plugin_gpujob *job, uint64_t b[4])
+{
+	uint64_t q = job->ts[GPULAT_ST_QUEUE], r = job->ts[GPULAT_ST_RUN];
+	uint64_t s = job->start_ts, dn = job->ts[GPULAT_ST_DONE];
+
+	if (!has(dn))
+		dn = job->end;
+	if (!has(r))
+		r = has(s) ? s : (has(q) ? q : job->begin);	/* pre-5.7: no run event */
+	if (!has(q))
+		q = r;
+	if (!has(s) || s < r)
+		s = r;
+	if (s > dn)
+		s = dn;
+	b[0] = q;
+	b[1] = std::max(q, r);
+	b[2] = std::max(b[1], s);
+	b[3] = std::max(b[2], dn);
+}
+
+/*
+ * One job as a three-segment box between y0 (top) and y1 (bottom). Returns false when
+ * it was too narrow and drawn as a one-pixel line (then *lastX is updated).
+ */
+void drawJobBox(DrawCtx &d, size_t j, int y0, int y1, bool label, int *lastX)
+{
+	const plugin_gpujob *job = &d.ctx->jobs[j];
+	Color pc = processColor(job->pid);
+	uint64_t b[4];
+	int x[4];
+
+	jobBounds(job, b);
+	for (int i = 0; i < 4; ++i)
+		x[i] = d.xm.x(b[i]);
+
+	if (x[3] - x[0] < 2) {
+		/* too narrow: one column of the process color, once per column */
+		if (lastX && *lastX == x[0])
+			return;
+		if (lastX)
+			*lastX = x[0];
+		push(d, rect(x[0], y0, x[0] + 1, y1, pc, true));
+		return;
+	}
+
+	/* push order = reverse paint order: label, outline, then the fills */
+	if (label && d.st->fontOk && y1 - y0 >= d.st->font.height - 2) {
+		std::string text = job->comm ? job->comm : "?";
+		char buf[64];
+
+		text += "-" + std::to_string(job->pid);
+		if (has(job->ctx) && has(job->seqno)) {
+			snprintf(buf, sizeof(buf), " %llu:%llu",
+				 (unsigned long long)job->ctx,
+				 (unsigned long long)job->seqno);
+			text += buf;
+		}
+		int room = x[3] - x[0] - 4;
+		size_t fit = d.st->font.char_width > 0 ? room / d.st->font.char_width : 0;
+		if (fit < text.size()) {
+			/* drop the fence, then cut the name */
+			size_t sp = text.find(' ');
+			if (sp != std::string::npos && sp <= fit)
+				text.resize(sp);
+			else if (fit >= 4)
+				text = text.substr(0, fit - 1) + "~";
+			else
+				text.clear();
+		}
+		if (!text.empty()) {
+			JobLabel *l = new JobLabel;
+
+			l->_font = &d.st->font;
+			l->_text = text;
+			l->_x = std::max(x[0], d.xm.left) + 3;
+			l->_y = y1 - (y1 - y0 - d.st->font.height) / 2 - 3;
+			l->_color = Color(0, 0, 0);
+			push(d, l);
+		}
+	}
+
+	JobBox *box = new JobBox;
+	box->setFill(false);
+	box->setPoint(0, x[0], y1);
+	box->setPoint(1, x[0], y0);
+	box->setPoint(2, x[3], y0);
+	box->setPoint(3, x[3], y1);
+	box->_color = Color(40, 40, 40);
+	box->_size = 1;
+	box->_a = firstEntry(job);
+	box->_b = doneEntry(job);
+	push(d, box);
+
+	if (x[3] > x[2])
+		push(d, rect(x[2], y0, x[3], y1, pc, true));
+	if (x[2] > x[1])
+		push(d, rect(x[1], y0, x[2], y1, tint(pc, gpujobHwqAlpha), true));
+	if (x[1] > x[0])
+		push(d, rect(x[0], y0, x[1], y1, tint(pc, gpujobWaitAlpha), true));
+}
+
+/* Vertical band of a job's sub-row inside a ring row. */
+void subrowBand(const DrawCtx &d, const plugin_gpujob_ring *ring, int subrow,
+		int base, int height, int *y0, int *y1)
+{
+	int n = std::min(ring->n_subrows, gpujobMaxVisibleSubrows);
+	int usable = height - 3;
+	int h = std::max(2, usable / std::max(n, 1));
+
+	(void)d;
+	subrow %= std::max(n, 1);
+	*y1 = base - 1 - subrow * h;
+	*y0 = *y1 - h + 1;
+}
+
+int subrowMid(const DrawCtx &d, const plugin_gpujob *job, int base, int height)
+{
+	const plugin_gpujob_ring *ring = &d.ctx->rings[job->ring_idx];
+	int y0, y1;
+
+	subrowBand(d, ring, job->subrow, base, height, &y0, &y1);
+	return (y0 + y1) / 2;
+}
+
+/* Dependency lines from producer (done) to consumer (run), both ring rows known. */
+void drawDepsBetween(DrawCtx &d, ssize_t consumerRing, const GraphPos &cpos,
+		     ssize_t producerRing, const GraphPos &ppos)
+{
+	const gpujob_index *idx = &d.ctx->ring_idx[consumerRing];
+	const Color depColor(200, 0, 0);
+
+	if (!idx->n)
+		return;
+
+	for (size_t i = plugin_gpujob_index_first(idx, d.xm.t0);
+	     i < idx->n && idx->it[i].begin <= d.xm.t1; ++i) {
+		const plugin_gpujob *job = &d.ctx->jobs[idx->it[i].job];
+
+		if (idx->it[i].end < d.xm.t0)
+			continue;
+		for (uint32_t k = 0; k < job->n_deps; ++k) {
+			const plugin_gpujob_dep *dep = &d.ctx->deps[job->dep_first + k];
+
+			if (dep->producer < 0)
+				continue;
+			const plugin_gpujob *p = &d.ctx->jobs[dep->producer];
+			if (p->ring_idx != producerRing)
+				continue;
+
+			uint64_t pend = has(p->ts[GPULAT_ST_DONE]) ? p->ts[GPULAT_ST_DONE] : p->end;
+			uint64_t b[4];
+
+			jobBounds(job, b);
+			int xa = d.xm.x(pend), xb = d.xm.x(b[1]);
+			int ya = subrowMid(d, p, ppos.base, ppos.height);
+			int yb = subrowMid(d, job, cpos.base, cpos.height);
+
+			line(d, xa, ya, xb, yb, depColor, 1);
+			/* a small foot at the waiting job */
+			push(d, rect(xb - 1, yb - 2, xb + 1, yb + 2, depColor, true));
+		}
+	}
+}
+
+void drawRing(DrawCtx &d, ssize_t r)
+{
+	const plugin_gpujob_ring *ring = &d.ctx->rings[r];
+	const gpujob_index *idx = &d.ctx->ring_idx[r];
+	std::vector<int> lastX(gpujobMaxVisibleSubrows, INT32_MIN);
+	int y0, y1;
+
+	d.argv->_graph->setLabelText(ring->label);
+
+	for (size_t i = idx->n ? plugin_gpujob_index_first(idx, d.xm.t0) : 0;
+	     i < idx->n && idx->it[i].begin <= d.xm.t1; ++i) {
+		const plugin_gpujob *job = &d.ctx->jobs[idx->it[i].job];
+
+		if (idx->it[i].end < d.xm.t0)
+			continue;
+		subrowBand(d, ring, job->subrow, d.base, d.height, &y0, &y1);
+		drawJobBox(d, idx->it[i].job, y0, y1, true,
+			   &lastX[job->subrow % gpujobMaxVisibleSubrows]);
+	}
+
+	/* dependency lines with every ring row already drawn in this frame (and itself) */
+	GraphPos self = {d.base, d.height};
+	for (size_t o = 0; o < d.ctx->n_rings; ++o) {
+		auto it = d.st->seen.find({KSHARK_TASK_DRAW, d.ctx->rings[o].id});
+
+		if ((ssize_t)o == r) {
+			drawDepsBetween(d, r, self, r, self);
+			continue;
+		}
+		if (it == d.st->seen.end())
+			continue;
+		drawDepsBetween(d, r, self, o, it->second);	/* consumer here */
+		drawDepsBetween(d, o, it->second, r, self);	/* producer here */
+	}
+}
+
+void drawTask(DrawCtx &d, const gpujob_index *idx)
+{
+	/* a thin strip at the top of the task's graph */
+	int y0 = d.base - d.height + 2;
+	int y1 = y0 + std::max(4, d.height / 4);
+	int lastX = INT32_MIN;
+
+	for (size_t i = plugin_gpujob_index_first(idx, d.xm.t0);
+	     i < idx->n && idx->it[i].begin <= d.xm.t1; ++i) {
+		if (idx->it[i].end < d.xm.t0)
+			continue;
+		drawJobBox(d, idx->it[i].job, y0, y1, false, &lastX);
+	}
+}
+
+/* Stage item on a CPU graph: the strip, and connectors to the neighbour stages. */
+int nextStage(const plugin_gpujob *job, int s)
+{
+	for (int n = s + 1; n < GPUJOB_NSTAGES; ++n)
+		if (has(job->ts[n]) && job->cpu[n] >= 0)
+			return n;
+	return -1;
+}
+
+int prevStage(const plugin_gpujob *job, int s)
+{
+	for (int p = s - 1; p >= 0; --p)
+		if (has(job->ts[p]) && job->cpu[p] >= 0)
+			return p;
+	return -1;
+}
+
+void drawCPU(DrawCtx &d, int cpu)
+{
+	const gpujob_index *idx = plugin_gpujob_cpu_index(d.ctx, cpu);
+	int y0 = d.base - d.height + 2;
+	int y1 = y0 + std::max(4, d.height / 4);
+	int ymid = (y0 + y1) / 2;
+
+	if (!idx)
+		return;
+
+	for (size_t i = plugin_gpujob_index_first(idx, d.xm.t0);
+	     i < idx->n && idx->it[i].begin <= d.xm.t1; ++i) {
+		const gpujob_item *it = &idx->it[i];
+		const plugin_gpujob *job = &d.ctx->jobs[it->job];
+		Color pc = processColor(job->pid);
+		int s = it->stage;
+
+		if (it->end < d.xm.t0)
+			continue;
+
+		int xa = d.xm.x(it->begin), xb = d.xm.x(it->end);
+		Color fill = s == GPULAT_ST_QUEUE ? tint(pc, gpujobWaitAlpha) :
+			     s == GPULAT_ST_RUN ? pc : tint(pc, gpujobHwqAlpha);
+
+		/* connector to the next stage when its CPU's graph is already drawn */
+		int n = nextStage(job, s);
+		if (n >= 0 && job->cpu[n] != cpu) {
+			auto o = d.st->seen.find({KSHARK_CPU_DRAW, job->cpu[n]});
+			if (o != d.st->seen.end()) {
+				int oy = o->second.base - o->second.height + 2 +
+					 std::max(4, o->second.height / 4) / 2;
+				line(d, d.xm.x(job->ts[s]), ymid, d.xm.x(job->ts[n]), oy, pc, 1);
+			}
+		}
+		/* connector from the previous stage, same rule */
+		int p = prevStage(job, s);
+		if (p >= 0 && job->cpu[p] != cpu) {
+			auto o = d.st->seen.find({KSHARK_CPU_DRAW, job->cpu[p]});
+			if (o != d.st->seen.end()) {
+				int oy = o->second.base - o->second.height + 2 +
+					 std::max(4, o->second.height / 4) / 2;
+				line(d, d.xm.x(job->ts[p]), oy, d.xm.x(job->ts[s]), ymid, pc, 1);
+			}
+		}
+
+		if (xb - xa < 2) {
+			push(d, rect(xa, y0, xa + 1, y1, pc, true));
+			continue;
+		}
+
+		JobBox *box = new JobBox;
+		box->setFill(false);
+		box->setPoint(0, xa, y1);
+		box->setPoint(1, xa, y0);
+		box->setPoint(2, xb, y0);
+		box->setPoint(3, xb, y1);
+		box->_color = pc;
+		box->_size = 1;
+		box->_a = firstEntry(job);
+		box->_b = doneEntry(job);
+		push(d, box);
+		push(d, rect(xa, y0, xb, y1, fill, true));
+	}
+}
+
+/* Is this call the first of a new frame? */
+bool newFrame(gpujob_draw_state *st, KsCppArgV *argv, int action, int val)
+{
+	if (argv->_shapes->empty() || !st->token)
+		return true;
+	if (st->seen.count({action, val}))
+		return true;
+	return std::find(argv->_shapes->begin(), argv->_shapes->end(), st->token) ==
+	       argv->_shapes->end();
+}
+
+void draw(KsCppArgV *argv, plugin_gpujob_ctx *ctx, int val, int action)
+{
+	gpujob_draw_state *st;
+	DrawCtx d;
+
+	if (!ctx->draw)
+		ctx->draw = new gpujob_draw_state;
+	st = ctx->draw;
+
+	if (!st->fontTried) {
+		/* the GL context is current in the draw handler */
+		st->fontTried = true;
+		st->fontOk = ksplot_init_font(&st->font, 10, TT_FONT_FILE);
+	}
+
+	if (plugin_gpujob_link(ctx) < 0)
+		return;
+
+	d.argv = argv;
+	d.ctx = ctx;
+	d.st = st;
+	if (!d.xm.init(argv->_histo, argv->_graph))
+		return;
+	d.base = argv->_graph->base();
+	d.height = argv->_graph->height();
+
+	if (newFrame(st, argv, action, val))
+		st->seen.clear();
+
+	FrameToken *token = new FrameToken;
+	push(d, token);
+	st->token = token;
+
+	if (action == KSHARK_CPU_DRAW) {
+		drawCPU(d, val);
+	} else {
+		ssize_t r = plugin_gpujob_ring_by_id(ctx, val);
+
+		if (r >= 0) {
+			drawRing(d, r);
+		} else {
+			const gpujob_index *idx = plugin_gpujob_pid_index(ctx, val);
+			if (idx && idx->n)
+				drawTask(d, idx);
+		}
+	}
+
+	st->seen[{action, val}] = {d.base, d.height};
+}
+
+} // namespace
+
+/**
+ * plugin_gpujob_draw - the draw handler
+ * @argv: KsCppArgV (histogram, graph, shape list)
+ * @sd: stream
+ * @val: CPU (KSHARK_CPU_DRAW) or task id / ring id (KSHARK_TASK_DRAW)
+ * @draw_action: what kind of graph; combo graphs are left alone
+ */
+void plugin_gpujob_draw(kshark_cpp_argv *argv, int sd, int val, int draw_action)
+{
+	plugin_gpujob_ctx *ctx;
+
+	if (draw_action != KSHARK_CPU_DRAW && draw_action != KSHARK_TASK_DRAW)
+		return;
+
+	ctx = __get_context(sd);
+	if (!ctx)
+		return;
+
+	try {
+		draw(KS_ARGV_TO_CPP(argv), ctx, val, draw_action);
+	} catch (const std::exception &exc) {
+		std::cerr << "gpu_jobs: " << exc.what() << std::endl;
+	}
+}

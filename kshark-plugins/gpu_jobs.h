@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * gpu_jobs - KernelShark plugin: GPU job lifetimes (queue -> run -> done/signal).
+ *
+ * Data side (gpu_jobs.c, C): at load time every gpu_scheduler / dma_fence / amdgpu
+ * record is decoded once through the core binding and appended to a per-stream array;
+ * nothing else happens per record. The first draw (or the first accessor call) sorts
+ * the array by time and feeds it to the core tracker (gpulat_tracker), which does all
+ * the job linking; the plugin only stores the finished jobs and builds range indexes
+ * (per ring, per CPU, per submitting task) for drawing.
+ *
+ * Drawing side (GpuJobs.cpp, C++): CPU graphs, task graphs of submitters, and ring rows
+ * (Task graphs of synthetic ids, see gpu_rings.h).
+ */
+#ifndef _GPU_JOBS_H
+#define _GPU_JOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+#include "gpulat.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The plugin is built with -fvisibility=hidden; only these symbols are exported. */
+#define GPUJOB_EXPORT	__attribute__((visibility("default")))
+
+/* A stage of a job: queue, run, done, signal (enum gpulat_stage). */
+#define GPUJOB_NSTAGES	GPULAT_ST__COUNT
+
+/**
+ * struct plugin_gpujob - one linked GPU job as the plugin keeps and draws it
+ *
+ * Times are stream time (after KernelShark's calibration), GPULAT_NONE when the stage
+ * was not seen. Strings are interned by the core binding and live with the stream.
+ */
+struct plugin_gpujob {
+	/** Stage timestamps: [GPULAT_ST_QUEUE], [..._RUN], [..._DONE], [..._SIGNAL]. */
+	uint64_t		ts[GPUJOB_NSTAGES];
+	/** Start on the hardware (max(run, previous done on the ring)), or GPULAT_NONE. */
+	uint64_t		start_ts;
+	/** First seen stage timestamp (sort key). */
+	uint64_t		begin;
+	/** Last seen stage timestamp, or the stream's last GPU event if never done. */
+	uint64_t		end;
+	/** Finished fence context and seqno (GPULAT_NONE when unknown). */
+	uint64_t		ctx;
+	/** Finished fence seqno. */
+	uint64_t		seqno;
+	/** drm_sched job id before 6.17, GPULAT_NONE after. */
+	uint64_t		id;
+	/** Core tracker's job sequence number (first sight order). */
+	uint64_t		seq;
+	/** Entries of the stage events, NULL when not seen (markers A/B). */
+	struct kshark_entry	*entry[GPUJOB_NSTAGES];
+	/** Device ("" before 6.17) and ring name; NULL ring when unknown. */
+	const char		*dev;
+	/** Ring name. */
+	const char		*ring;
+	/** Submitting process name. */
+	const char		*comm;
+	/** CPU of each stage, -1 when not seen. */
+	int			cpu[GPUJOB_NSTAGES];
+	/** Submitting task (the queue event's pid). */
+	int			pid;
+	/** Index into the stream's ring table, -1 when the ring is unknown. */
+	int			ring_idx;
+	/** Stacking sub-row inside the ring row. */
+	int			subrow;
+	/** Dependencies: deps[dep_first .. dep_first + n_deps). */
+	uint32_t		dep_first;
+	/** Number of dependencies. */
+	uint32_t		n_deps;
+	/** enum gpulat_job_status. */
+	int			status;
+	/** Stages lost to ring-buffer overruns (1 << enum gpulat_stage). */
+	unsigned int		lost_stages;
+};
+
+/** struct plugin_gpujob_dep - a dependency of a job on a fence */
+struct plugin_gpujob_dep {
+	/** Index of the producing job in the job table, -1 when not traced. */
+	ssize_t			producer;
+	/** Fence context waited on. */
+	uint64_t		ctx;
+	/** Fence seqno waited on. */
+	uint64_t		seqno;
+};
+
+/** struct plugin_gpujob_ring - one GPU ring of one device */
+struct plugin_gpujob_ring {
+	/** Device ("" before 6.17). */
+	const char		*dev;
+	/** Ring name as traced. */
+	const char		*name;
+	/** Row label ("ring" or "ring@dev"). */
+	char			*label;
+	/** Synthetic task id of the ring row (gpu_rings.h). */
+	int			id;
+	/** Number of stacking sub-rows used. */
+	int			n_subrows;
+	/** Number of jobs on this ring. */
+	size_t			n_jobs;
+};
+
+/** An item of a range index: a job, or one stage of a job. */
+struct gpujob_item {
+	/** Begin of the drawn interval. */
+	uint64_t		begin;
+	/** End of the drawn interval. */
+	uint64_t		end;
+	/** Job index. */
+	uint32_t		job;
+	/** Stage (for CPU items). */
+	uint32_t		stage;
+};
+
+/**
+ * struct gpujob_index - items sorted by begin, with the running maximum of end, so
+ * the items that intersect [t0, t1] are found with one binary search.
+ */
+struct gpujob_index {
+	/** Items sorted by begin. */
+	struct gpujob_item	*it;
+	/** end_max[i] = max(it[0..i].end). */
+	uint64_t		*end_max;
+	/** Number of items. */
+	size_t			n;
+	/** Capacity. */
+	size_t			cap;
+	/** Key (cpu, pid or ring index). */
+	int			key;
+};
+
+/* Opaque per-stream state of the drawing side (GpuJobs.cpp). */
+struct gpujob_draw_state;
+
+/** struct gpujob_ev - one collected record */
+struct gpujob_ev {
+	/** Normalized event (strings interned in the binding). */
+	struct gpulat_event	ev;
+	/** The KernelShark entry (for markers), NULL for lost-event notes. */
+	struct kshark_entry	*entry;
+	/** Arrival order (ties in time keep file order). */
+	size_t			seq;
+	/** Lost-event note: count of missed events (ev.kind == GPULAT_EV_NONE). */
+	uint64_t		lost;
+};
+
+/** struct plugin_gpujob_ctx - per-stream plugin context (KS_DEFINE_PLUGIN_CONTEXT) */
+struct plugin_gpujob_ctx {
+	/** The stream. */
+	struct kshark_data_stream	*stream;
+	/** The core binding for this stream's tep handle. */
+	struct gpulat_binding		*binding;
+	/** Event ids with a registered handler. */
+	int				*event_ids;
+	/** Number of event ids. */
+	size_t				n_event_ids;
+
+	/** Collected records (load time, file order). */
+	struct gpujob_ev		*evs;
+	/** Number of collected records. */
+	size_t				n_evs;
+	/** Capacity of evs. */
+	size_t				cap_evs;
+	/** Latest timestamp of a collected record. */
+	uint64_t			last_ts;
+
+	/** The lazy second pass (linking) is done. */
+	bool				linked;
+	/** Linking failed (out of memory): draw nothing. */
+	bool				link_failed;
+
+	/** Linked jobs, sorted by begin. */
+	struct plugin_gpujob		*jobs;
+	/** Number of jobs. */
+	size_t				n_jobs;
+	/** Capacity of jobs. */
+	size_t				cap_jobs;
+	/** Dependencies of all jobs. */
+	struct plugin_gpujob_dep	*deps;
+	/** Number of dependencies. */
+	size_t				n_deps;
+	/** Capacity of deps. */
+	size_t				cap_deps;
+	/** Rings, in order of first sight. */
+	struct plugin_gpujob_ring	*rings;
+	/** Number of rings. */
+	size_t				n_rings;
+	/** Per ring: jobs. */
+	struct gpujob_index		*ring_idx;
+	/** Per CPU: job stages that happened there. */
+	struct gpujob_index		*cpu_idx;
+	/** Number of CPU indexes. */
+	int				n_cpus;
+	/** Per submitting task: job lifetimes, sorted by key (pid). */
+	struct gpujob_index		*pid_idx;
+	/** Number of task indexes. */
+	size_t				n_pids;
+	/** Core tracker counters after linking. */
+	struct gpulat_tracker_counters	counters;
+
+	/** Drawing state, owned by GpuJobs.cpp. */
+	struct gpujob_draw_state	*draw;
+};
+
+KS_DECLARE_PLUGIN_CONTEXT_METHODS(struct plugin_gpujob_ctx)
+
+/* gpu_jobs.c */
+int plugin_gpujob_link(struct plugin_gpujob_ctx *ctx);
+ssize_t plugin_gpujob_index_first(const struct gpujob_index *idx, uint64_t t0);
+const struct gpujob_index *plugin_gpujob_cpu_index(struct plugin_gpujob_ctx *ctx, int cpu);
+const struct gpujob_index *plugin_gpujob_pid_index(struct plugin_gpujob_ctx *ctx, int pid);
+ssize_t plugin_gpujob_ring_by_id(struct plugin_gpujob_ctx *ctx, int id);
+
+/* GpuJobs.cpp */
+void plugin_gpujob_draw(struct kshark_cpp_argv *argv, int sd, int val, int draw_action);
+void plugin_gpujob_draw_free(struct gpujob_draw_state *st);
+
+/*
+ * Exported accessors (for tests and scripts that load the plugin through libkshark).
+ * They link on first use. Pointers stay valid until the plugin is closed or the
+ * stream reloaded. Return the count, or a negative errno (-ENODEV: no context).
+ */
+GPUJOB_EXPORT ssize_t plugin_gpujob_get_jobs(int sd, const struct plugin_gpujob **jobs);
+GPUJOB_EXPORT ssize_t plugin_gpujob_get_rings(int sd, const struct plugin_gpujob_ring **rings);
+GPUJOB_EXPORT ssize_t plugin_gpujob_get_deps(int sd, const struct plugin_gpujob_dep **deps);
+
+typedef ssize_t (*plugin_gpujob_get_jobs_fn)(int sd, const struct plugin_gpujob **jobs);
+typedef ssize_t (*plugin_gpujob_get_rings_fn)(int sd, const struct plugin_gpujob_ring **rings);
+typedef ssize_t (*plugin_gpujob_get_deps_fn)(int sd, const struct plugin_gpujob_dep **deps);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _GPU_JOBS_H */
