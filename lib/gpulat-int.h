@@ -52,4 +52,44 @@ void gpulat__htab_remove(struct gpulat__htab *h, struct gpulat__hnode *n);
 
 uint64_t gpulat__hash_str(const char *s);
 
+/* ---- quantile accumulator (quantile.c) ------------------------------------ */
+
+/*
+ * Exact values up to GPULAT_EXACT_MAX, then a log-linear histogram: values
+ * below 2 * QSUB are exact, above that each power of two [2^e, 2^(e+1)) is
+ * split into QSUB buckets of width 2^e / QSUB, so a reported value (the
+ * bucket's lower bound, clamped to [min, max]) is within 1/QSUB relative.
+ */
+#define GPULAT_QSUB		128	/* == 1 / GPULAT_REL_ERROR */
+
+struct gpulat__qacc {
+	uint64_t	n;
+	uint64_t	min, max;
+	uint64_t	max_ts;
+	int		max_cpu;
+	uint64_t	max_seq;
+	unsigned __int128 sum;
+	double		wmean, wm2;	/* Welford, for the histogram mode */
+	uint64_t	*v;		/* exact values, NULL once in histogram mode */
+	size_t		nv, cap;
+	uint64_t	*hb;		/* histogram buckets */
+};
+
+void gpulat__qacc_init(struct gpulat__qacc *q);
+void gpulat__qacc_fini(struct gpulat__qacc *q);
+int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq);
+/* fill @s (sorts the exact values); may be called more than once */
+void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s);
+/* nearest-rank p-quantile of sorted @v[0..n-1]: v[ceil(p * n) - 1] */
+uint64_t gpulat__nearest_rank(const uint64_t *v, uint64_t n, double p);
+/* the bucket of @v and the lower bound of a bucket */
+size_t gpulat__qbucket(uint64_t v);
+uint64_t gpulat__qbucket_low(size_t b);
+size_t gpulat__qbuckets(void);
+
+/* ---- log2 histogram (hist.c) ---------------------------------------------- */
+
+unsigned int gpulat__hist_bucket(uint64_t v);
+void gpulat__hist_add(struct gpulat_hist *h, uint64_t v);
+
 #endif /* _GPULAT_INT_H */

@@ -75,6 +75,18 @@ struct lostwin {
 	uint64_t	from, to;
 };
 
+/*
+ * drm_sched_job_arm() initializes the scheduled (ctx N) then the finished
+ * (ctx N + 1) fence, same seqno, just before the queue event on that cpu.
+ */
+struct initslot {
+	uint64_t	ctx, seqno;
+	const char	*timeline;
+	bool		have_prev;
+	uint64_t	pctx, pseqno;
+	bool		pair;
+};
+
 struct joblist {
 	struct job	*head, *tail;
 	size_t		n;
@@ -109,6 +121,8 @@ struct gpulat_tracker {
 	struct gpulat__htab	dc_seq, dc_fence, dc_ptr;
 
 	struct job		**cpu_slot;	/* last done job per cpu, awaiting signal */
+	struct job		**run_slot;	/* job just run per cpu (<= 6.16, no fence yet) */
+	struct initslot		*init_slot;	/* drm_sched fence inits per cpu */
 	uint64_t		*cpu_last;	/* last ts fed per cpu */
 	int			ncpus;
 
@@ -237,7 +251,8 @@ static struct ring *ctx_ring(struct gpulat_tracker *t, uint64_t ctx)
 
 static int ensure_cpu(struct gpulat_tracker *t, int cpu)
 {
-	struct job **s;
+	struct job **s, **rs;
+	struct initslot *is;
 	uint64_t *l;
 	int n, i;
 
@@ -252,12 +267,22 @@ static int ensure_cpu(struct gpulat_tracker *t, int cpu)
 	if (!s)
 		return -ENOMEM;
 	t->cpu_slot = s;
+	rs = realloc(t->run_slot, n * sizeof(*rs));
+	if (!rs)
+		return -ENOMEM;
+	t->run_slot = rs;
+	is = realloc(t->init_slot, n * sizeof(*is));
+	if (!is)
+		return -ENOMEM;
+	t->init_slot = is;
 	l = realloc(t->cpu_last, n * sizeof(*l));
 	if (!l)
 		return -ENOMEM;
 	t->cpu_last = l;
 	for (i = t->ncpus; i < n; i++) {
 		t->cpu_slot[i] = NULL;
+		t->run_slot[i] = NULL;
+		memset(&t->init_slot[i], 0, sizeof(t->init_slot[i]));
 		t->cpu_last[i] = 0;
 	}
 	t->ncpus = n;
@@ -598,19 +623,28 @@ static void derive(struct gpulat_tracker *t, struct job *j)
 		g->dep_wait = GPULAT_NONE;
 		return;
 	}
+	/*
+	 * Dependencies on fences of no traced job do not count; a traced
+	 * producer that never completed makes the wait unknown.
+	 */
 	for (i = 0; i < j->ndeps; i++) {
+		if (j->deps[i].job_seq == GPULAT_NONE)
+			continue;
 		x = j->deps[i].signal_ts;
-		if (x != GPULAT_NONE && (m == GPULAT_NONE || x > m))
+		if (x == GPULAT_NONE) {
+			g->dep_wait = GPULAT_NONE;
+			return;
+		}
+		if (m == GPULAT_NONE || x > m)
 			m = x;
 	}
 	if (m == GPULAT_NONE || m <= q)
 		g->dep_wait = 0;
 	else
 		g->dep_wait = m - q;
-	if (g->wait != GPULAT_NONE && g->dep_wait > g->wait)
-		g->dep_wait = g->wait;
-	else if (g->wait == GPULAT_NONE && g->total != GPULAT_NONE && g->dep_wait > g->total)
-		g->dep_wait = g->total;
+	x = run_expected(t) ? g->wait : g->total;
+	if (x != GPULAT_NONE && g->dep_wait > x)
+		g->dep_wait = x;
 }
 
 static void classify(struct gpulat_tracker *t, struct job *j)
@@ -635,12 +669,16 @@ static void classify(struct gpulat_tracker *t, struct job *j)
 			g->lost_stages |= 1u << GPULAT_ST_RUN;
 	}
 	if (g->ts[GPULAT_ST_DONE] == GPULAT_NONE) {
-		if (lost_between(t, -1, last, GPULAT_NONE))
+		if (lost_between(t, -1, last, GPULAT_NONE)) {
 			g->lost_stages |= 1u << GPULAT_ST_DONE;
+			/* its signal follows the done at once: gone with it */
+			if (t->signal_expected && g->ts[GPULAT_ST_SIGNAL] == GPULAT_NONE)
+				g->lost_stages |= 1u << GPULAT_ST_SIGNAL;
+		}
 	} else if (t->signal_expected && g->ts[GPULAT_ST_SIGNAL] == GPULAT_NONE) {
 		uint64_t d = g->ts[GPULAT_ST_DONE];
 
-		if (lost_between(t, g->cpu[GPULAT_ST_DONE], d, d + t->linger + 1))
+		if (lost_between(t, -1, d, d + t->linger + 1))
 			g->lost_stages |= 1u << GPULAT_ST_SIGNAL;
 	}
 
@@ -657,8 +695,13 @@ static void classify(struct gpulat_tracker *t, struct job *j)
 static void free_job(struct gpulat_tracker *t, struct job *j)
 {
 	unindex(t, j, true);
+	int i;
+
 	if (j->slot_cpu >= 0 && j->slot_cpu < t->ncpus && t->cpu_slot[j->slot_cpu] == j)
 		t->cpu_slot[j->slot_cpu] = NULL;
+	for (i = 0; i < t->ncpus; i++)
+		if (t->run_slot[i] == j)
+			t->run_slot[i] = NULL;
 	free(j->deps);
 	free(j);
 }
@@ -784,6 +827,15 @@ static int on_queue(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		set_ptr(t, j, ev->fence_ptr);
 		if (ev->flags & GPULAT_EVF_ID)
 			set_id(t, j, ev->id);
+		if (ensure_cpu(t, ev->cpu) == 0 && t->init_slot[ev->cpu].pair) {
+			struct initslot *is = &t->init_slot[ev->cpu];
+
+			if (!j->in_fence && (!is->timeline || !ev->ring ||
+					     (ev->flags & GPULAT_EVF_RING_PTR) ||
+					     !strcmp(is->timeline, ev->ring)))
+				set_fence(t, j, is->ctx, is->seqno, true);
+			is->pair = false;
+		}
 	} else if (ev->flags & GPULAT_EVF_FENCE) {
 		j = find_fence(t, ev->ctx, ev->seqno, true);
 		if (j && j->j.ts[GPULAT_ST_QUEUE] != GPULAT_NONE && !j->from_amd)
@@ -803,6 +855,10 @@ static int on_queue(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		ctx_learn(t, ev->ctx, r);
 	} else {
 		return 0;
+	}
+	if (r && j->from_amd) {
+		/* the scheduler's queue event names the ring with its device */
+		j->ring = NULL;
 	}
 	set_ring(t, j, r);
 	job_queue_fields(t, j, ev);
@@ -853,6 +909,8 @@ static int on_run(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		return 0;
 	}
 	set_ring(t, j, r);
+	if (!j->in_fence && ensure_cpu(t, ev->cpu) == 0)
+		t->run_slot[ev->cpu] = j;
 	if (j->j.ts[GPULAT_ST_RUN] == GPULAT_NONE) {
 		stage(j, GPULAT_ST_RUN, ev);
 		if (ev->flags & GPULAT_EVF_COUNTS)
@@ -865,6 +923,9 @@ static int on_run(struct gpulat_tracker *t, const struct gpulat_event *ev)
 static int on_done(struct gpulat_tracker *t, const struct gpulat_event *ev)
 {
 	struct job *j = NULL;
+
+	if (ev->cpu >= 0 && ev->cpu < t->ncpus)
+		t->run_slot[ev->cpu] = NULL;
 
 	if (ev->flags & GPULAT_EVF_FENCE_PTR) {
 		j = find_ptr(t, ev->fence_ptr);
@@ -937,12 +998,46 @@ static int on_signal(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	}
 	if (!sched_driver(ev->driver) || ensure_cpu(t, ev->cpu))
 		return 0;
+	/*
+	 * <= 6.16: the scheduled fence (context = finished - 1, same seqno) is
+	 * signalled right after the run on the same cpu: it names the job's
+	 * finished fence, whose signal may then come on any cpu.
+	 */
+	j = t->run_slot[ev->cpu];
+	t->run_slot[ev->cpu] = NULL;
+	if (j && !j->in_fence && j->j.ts[GPULAT_ST_DONE] == GPULAT_NONE &&
+	    (!ev->timeline || !j->ring || !strncmp(j->ring->name, "0x", 2) ||
+	     !strcmp(j->ring->name, ev->timeline))) {
+		set_fence(t, j, U32(ev->ctx + 1), ev->seqno, true);
+		return 0;
+	}
 	/* <= 6.16: the finished fence signal follows the done on the same cpu */
 	j = t->cpu_slot[ev->cpu];
 	if (j && !j->in_fence && j->j.ts[GPULAT_ST_SIGNAL] == GPULAT_NONE &&
 	    (!ev->timeline || !j->ring || j->ring->name == t->unknown ||
 	     !strncmp(j->ring->name, "0x", 2) || !strcmp(j->ring->name, ev->timeline)))
 		attach_signal(t, j, ev);
+	return 0;
+}
+
+static int on_init(struct gpulat_tracker *t, const struct gpulat_event *ev)
+{
+	struct initslot *is;
+
+	if (!sched_driver(ev->driver) || ensure_cpu(t, ev->cpu))
+		return 0;
+	is = &t->init_slot[ev->cpu];
+	if (is->have_prev && U32(is->pctx + 1) == U32(ev->ctx) && U32(is->pseqno) == U32(ev->seqno)) {
+		is->ctx = ev->ctx;
+		is->seqno = ev->seqno;
+		is->timeline = ev->timeline;
+		is->pair = true;
+		is->have_prev = false;
+		return 0;
+	}
+	is->have_prev = true;
+	is->pctx = ev->ctx;
+	is->pseqno = ev->seqno;
 	return 0;
 }
 
@@ -973,27 +1068,40 @@ static int on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, bool 
 	dep.signal_ts = GPULAT_NONE;
 	dep.unschedulable = unsched;
 
-	/* the producer: an open job, or a recently completed one */
-	if (dep.ptr) {
-		p = find_ptr(t, dep.ptr);
-		if (!p)
-			d = dc_find_ptr(t, dep.ptr);
-	}
-	if (!p && !d && dep.ctx != GPULAT_NONE) {
+	/*
+	 * The producer: by the fence's ctx:seqno first (open job, then recently
+	 * completed), then by pointer; a pointer match whose fence is known to
+	 * differ is a reused pointer and is rejected.
+	 */
+	if (dep.ctx != GPULAT_NONE) {
 		bool full = !(ev->flags & GPULAT_EVF_DEP_PTR);
 
 		p = find_fence(t, dep.ctx, dep.seqno, full);
+		if (p == j)
+			p = NULL;
 		if (!p)
 			d = dc_find_fence(t, dep.ctx, dep.seqno);
 		if (!p && !d && unsched) {
 			/* the scheduled fence (context - 1) of a same-ring job */
 			p = find_fence(t, dep.ctx + 1, dep.seqno, full);
+			if (p == j)
+				p = NULL;
 			if (!p)
 				d = dc_find_fence(t, dep.ctx + 1, dep.seqno);
 		}
 	}
-	if (p == j)
-		p = NULL;
+	if (!p && !d && dep.ptr) {
+		p = find_ptr(t, dep.ptr);
+		if (p == j || (p && p->in_fence && dep.ctx != GPULAT_NONE &&
+			       (U32(p->j.ctx) != U32(dep.ctx) || U32(p->j.seqno) != U32(dep.seqno))))
+			p = NULL;
+		if (!p) {
+			d = dc_find_ptr(t, dep.ptr);
+			if (d && d->in_fence && dep.ctx != GPULAT_NONE &&
+			    (U32(d->ctx) != U32(dep.ctx) || U32(d->seqno) != U32(dep.seqno)))
+				d = NULL;
+		}
+	}
 	if (p) {
 		dep.job_seq = p->j.seq;
 		dep.dev = p->j.dev;
@@ -1069,7 +1177,8 @@ static int on_amd(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	 * submitter. amdgpu_cs_ioctl comes before the scheduler's queue event:
 	 * it opens the job, which the queue event then fills in.
 	 */
-	if (!j && ev->kind == GPULAT_EV_AMD_CS && t->era != GPULAT_ERA_PRE57) {
+	if (!j && ev->kind == GPULAT_EV_AMD_CS &&
+	    (t->era == GPULAT_ERA_V519 || t->era == GPULAT_ERA_V617)) {
 		j = new_job(t, ev, r);
 		if (!j)
 			return -ENOMEM;
@@ -1170,6 +1279,8 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 	gpulat__htab_fini(&t->dc_ptr);
 	free(t->dc);
 	free(t->cpu_slot);
+	free(t->run_slot);
+	free(t->init_slot);
 	free(t->cpu_last);
 	free(t->lost);
 	gpulat__strtab_free(t->strs);
@@ -1249,6 +1360,8 @@ int gpulat_tracker_feed(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		return on_dep(t, ev, true);
 	case GPULAT_EV_FENCE_SIGNALED:
 		return on_signal(t, ev);
+	case GPULAT_EV_FENCE_INIT:
+		return on_init(t, ev);
 	case GPULAT_EV_AMD_CS:
 	case GPULAT_EV_AMD_RUN:
 		return on_amd(t, ev);

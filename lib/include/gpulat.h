@@ -364,6 +364,9 @@ struct gpulat_hist {
 	uint64_t	bucket[GPULAT_HIST_BUCKETS];
 };
 
+/* smallest value counted in log2 bucket @i (0 for bucket 0, else 2^(i-1)) */
+uint64_t gpulat_hist_bucket_low(unsigned int i);
+
 enum gpulat_group_kind {
 	GPULAT_G_RING = 0,	/* (dev, ring) */
 	GPULAT_G_PROCESS,	/* (pid, comm) of the queue event */
@@ -454,6 +457,8 @@ const struct gpulat_group *gpulat_stats_group(const struct gpulat_stats *s,
 size_t gpulat_stats_nworst(const struct gpulat_stats *s);
 const struct gpulat_worst *gpulat_stats_worst(const struct gpulat_stats *s, size_t i);
 size_t gpulat_stats_nstalls(const struct gpulat_stats *s);
+/* stalls found, including those beyond the 65536 kept */
+uint64_t gpulat_stats_stalls_total(const struct gpulat_stats *s);
 const struct gpulat_stall *gpulat_stats_stall(const struct gpulat_stats *s, size_t i);
 size_t gpulat_stats_ndepwaits(const struct gpulat_stats *s);
 const struct gpulat_depwait *gpulat_stats_depwait(const struct gpulat_stats *s, size_t i);

@@ -300,7 +300,7 @@ static void test_signal_out_of_order(void **state)
 	gpulat_tracker_free(t);
 }
 
-/* <= 6.16: the drm_sched signal after the done on the same cpu gives ctx:seqno */
+/* <= 6.16: the scheduled-fence signal after a run names the finished fence */
 static void test_legacy_signal(void **state)
 {
 	const struct gpulat_job *a, *b;
@@ -312,10 +312,41 @@ static void test_legacy_signal(void **state)
 	qold(t, GPULAT_EV_QUEUE, 100, 0, "gfx", 1, 0x10);
 	qold(t, GPULAT_EV_QUEUE, 101, 0, "gfx", 2, 0x20);
 	qold(t, GPULAT_EV_RUN, 110, 1, "gfx", 1, 0x10);
-	sig(t, 111, 1, "gfx", 40, 2);	/* scheduled fence of job 2... not after a done */
+	sig(t, 111, 1, "gfx", 40, 1);	/* scheduled fence of job 1 */
 	qold(t, GPULAT_EV_RUN, 112, 1, "gfx", 2, 0x20);
+	sig(t, 113, 1, "gfx", 40, 2);	/* scheduled fence of job 2 */
 	qold(t, GPULAT_EV_DONE, 200, 2, NULL, 0, 0x10);
-	sig(t, 201, 3, "gfx", 41, 2);	/* other cpu: not ours */
+	sig(t, 201, 3, "gfx", 41, 2);	/* job 2's finished fence, early, other cpu */
+	sig(t, 230, 0, "gfx", 41, 1);	/* job 1's, late, other cpu */
+	assert_int_equal(g.n, 1);
+	qold(t, GPULAT_EV_DONE, 300, 3, NULL, 0, 0x20);
+	gpulat_tracker_flush(t, 400);
+	assert_int_equal(g.n, 2);
+	a = by_id(&g, 1);
+	b = by_id(&g, 2);
+	assert_int_equal(a->ctx, 41);
+	assert_int_equal(a->seqno, 1);
+	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 230);
+	assert_int_equal(a->cpu[GPULAT_ST_SIGNAL], 0);
+	assert_int_equal(b->ctx, 41);
+	assert_int_equal(b->seqno, 2);
+	assert_int_equal(b->ts[GPULAT_ST_SIGNAL], 201);
+	gpulat_tracker_free(t);
+}
+
+/* no scheduled-fence signal (pre-5.7): the signal after the done on its cpu */
+static void test_legacy_signal_after_done(void **state)
+{
+	const struct gpulat_job *a, *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_PRE57, true);
+	qold(t, GPULAT_EV_QUEUE, 100, 0, "0xffffffffc0001000", 1, 0x10);
+	qold(t, GPULAT_EV_QUEUE, 101, 0, "0xffffffffc0001000", 2, 0x20);
+	qold(t, GPULAT_EV_DONE, 200, 2, NULL, 0, 0x10);
+	sig(t, 201, 3, "gfx", 41, 9);	/* other cpu: not ours */
 	sig(t, 202, 2, "gfx", 41, 1);
 	qold(t, GPULAT_EV_DONE, 300, 3, NULL, 0, 0x20);
 	sig(t, 300, 3, "gfx", 41, 2);
@@ -326,7 +357,6 @@ static void test_legacy_signal(void **state)
 	assert_int_equal(a->ctx, 41);
 	assert_int_equal(a->seqno, 1);
 	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 202);
-	assert_int_equal(a->cpu[GPULAT_ST_SIGNAL], 2);
 	assert_int_equal(b->seqno, 2);
 	assert_int_equal(b->ts[GPULAT_ST_SIGNAL], 300);
 	gpulat_tracker_free(t);
@@ -593,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_pre57_no_run),
 		cmocka_unit_test(test_signal_out_of_order),
 		cmocka_unit_test(test_legacy_signal),
+		cmocka_unit_test(test_legacy_signal_after_done),
 		cmocka_unit_test(test_deps_617),
 		cmocka_unit_test(test_deps_legacy),
 		cmocka_unit_test(test_unsched_ctx_minus_1),

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Per-metric accumulators: n, min, max, mean, population stddev and
+ * nearest-rank quantiles (docs/truth-format.md).
+ *
+ * Exact while at most GPULAT_EXACT_MAX values were added; beyond that the
+ * values move into a log-linear histogram (GPULAT_QSUB buckets per power of
+ * two) and every quantile is within GPULAT_REL_ERROR (1/128) of the exact
+ * one, relative: a value v >= 2 * QSUB lies in a bucket [lo, lo + w) with
+ * w = 2^floor(log2 v) / QSUB <= lo / QSUB, and the reported value is lo
+ * clamped to [min, max]. min, max, mean and n stay exact; stddev is computed
+ * with Welford's method (double) in histogram mode.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpulat-int.h"
+
+#define QSHIFT	7			/* log2(GPULAT_QSUB) */
+#define NEXP	(64 - QSHIFT - 1)	/* exponents QSHIFT+1 .. 63 */
+
+size_t gpulat__qbuckets(void)
+{
+	return 2 * GPULAT_QSUB + (size_t)NEXP * GPULAT_QSUB;
+}
+
+size_t gpulat__qbucket(uint64_t v)
+{
+	unsigned int e;
+
+	if (v < 2 * GPULAT_QSUB)
+		return v;
+	e = 63 - __builtin_clzll(v);			/* >= QSHIFT + 1 */
+	return 2 * GPULAT_QSUB + (size_t)(e - QSHIFT - 1) * GPULAT_QSUB +
+	       ((v >> (e - QSHIFT)) & (GPULAT_QSUB - 1));
+}
+
+uint64_t gpulat__qbucket_low(size_t b)
+{
+	size_t e, sub;
+
+	if (b < 2 * GPULAT_QSUB)
+		return b;
+	b -= 2 * GPULAT_QSUB;
+	e = b / GPULAT_QSUB + QSHIFT + 1;
+	sub = b % GPULAT_QSUB;
+	return (1ULL << e) + ((uint64_t)sub << (e - QSHIFT));
+}
+
+/* ceil(p * n) computed exactly with p in parts per million */
+static uint64_t rank_of(uint64_t n, double p)
+{
+	unsigned __int128 ppm = (unsigned __int128)llround(p * 1e6);
+	uint64_t k = (uint64_t)((ppm * n + 999999) / 1000000);
+
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	return k;
+}
+
+uint64_t gpulat__nearest_rank(const uint64_t *v, uint64_t n, double p)
+{
+	if (!n)
+		return GPULAT_NONE;
+	return v[rank_of(n, p) - 1];
+}
+
+void gpulat__qacc_init(struct gpulat__qacc *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->min = GPULAT_NONE;
+	q->max_ts = GPULAT_NONE;
+	q->max_cpu = -1;
+	q->max_seq = GPULAT_NONE;
+}
+
+void gpulat__qacc_fini(struct gpulat__qacc *q)
+{
+	free(q->v);
+	free(q->hb);
+	q->v = NULL;
+	q->hb = NULL;
+}
+
+static int to_hist(struct gpulat__qacc *q)
+{
+	size_t i;
+
+	q->hb = calloc(gpulat__qbuckets(), sizeof(*q->hb));
+	if (!q->hb)
+		return -ENOMEM;
+	for (i = 0; i < q->nv; i++)
+		q->hb[gpulat__qbucket(q->v[i])]++;
+	free(q->v);
+	q->v = NULL;
+	q->nv = q->cap = 0;
+	return 0;
+}
+
+int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq)
+{
+	double d;
+
+	if (v == GPULAT_NONE)
+		return 0;
+	if (!q->hb) {
+		if (q->nv == q->cap) {
+			size_t cap = q->cap ? q->cap * 2 : 64;
+			uint64_t *nv;
+
+			if (q->nv >= GPULAT_EXACT_MAX) {
+				if (to_hist(q))
+					return -ENOMEM;
+			} else {
+				if (cap > GPULAT_EXACT_MAX)
+					cap = GPULAT_EXACT_MAX;
+				nv = realloc(q->v, cap * sizeof(*nv));
+				if (!nv)
+					return -ENOMEM;
+				q->v = nv;
+				q->cap = cap;
+			}
+		}
+	}
+	if (q->hb)
+		q->hb[gpulat__qbucket(v)]++;
+	else
+		q->v[q->nv++] = v;
+
+	q->n++;
+	q->sum += v;
+	d = (double)v - q->wmean;
+	q->wmean += d / (double)q->n;
+	q->wm2 += d * ((double)v - q->wmean);
+	if (v < q->min)
+		q->min = v;
+	if (q->n == 1 || v > q->max) {
+		q->max = v;
+		q->max_ts = ts;
+		q->max_cpu = cpu;
+		q->max_seq = seq;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t hist_rank(const struct gpulat__qacc *q, double p)
+{
+	uint64_t k, seen = 0, v;
+	size_t b, nb = gpulat__qbuckets();
+
+	k = rank_of(q->n, p);
+	for (b = 0; b < nb; b++) {
+		seen += q->hb[b];
+		if (seen >= k)
+			break;
+	}
+	v = gpulat__qbucket_low(b < nb ? b : nb - 1);
+	if (v < q->min)
+		v = q->min;
+	if (v > q->max)
+		v = q->max;
+	return v;
+}
+
+void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
+{
+	static const double ps[4] = { 0.5, 0.9, 0.99, 0.999 };
+	uint64_t r[4];
+	double acc = 0, mean;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->n = q->n;
+	s->max_ts = q->max_ts;
+	s->max_cpu = q->max_cpu;
+	s->max_job_seq = q->max_seq;
+	s->exact = !q->hb;
+	if (!q->n) {
+		s->min = s->max = s->mean = GPULAT_NONE;
+		s->p50 = s->p90 = s->p99 = s->p999 = GPULAT_NONE;
+		s->exact = true;
+		return;
+	}
+	s->min = q->min;
+	s->max = q->max;
+	s->mean = (uint64_t)(q->sum / q->n);
+	if (q->hb) {
+		for (i = 0; i < 4; i++)
+			r[i] = hist_rank(q, ps[i]);
+		s->stddev = sqrt(q->wm2 / (double)q->n);
+	} else {
+		qsort(q->v, q->nv, sizeof(*q->v), cmp_u64);
+		for (i = 0; i < 4; i++)
+			r[i] = gpulat__nearest_rank(q->v, q->nv, ps[i]);
+		/* two passes over exact values: mean as a long double */
+		mean = (double)((long double)q->sum / (long double)q->n);
+		for (i = 0; i < q->nv; i++) {
+			double d = (double)q->v[i] - mean;
+
+			acc += d * d;
+		}
+		s->stddev = sqrt(acc / (double)q->n);
+	}
+	s->p50 = r[0];
+	s->p90 = r[1];
+	s->p99 = r[2];
+	s->p999 = r[3];
+}

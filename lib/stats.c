@@ -1,0 +1,846 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Statistics over completed jobs: groups per ring / process / client /
+ * device with quantiles (quantile.c), log2 histograms (hist.c), busy time,
+ * queue depth, worst jobs, stalls and dependency waits.
+ *
+ * Jobs arrive in completion order (or any order). Everything that needs time
+ * order (busy union, depth, gaps) goes through a per-group min-heap that is
+ * swept at gpulat_stats_finish(); when a heap grows beyond REORDER_MAX
+ * entries, its entries older than a watermark (newest done seen minus twice
+ * the longest job seen) are swept early, which keeps memory bounded for long
+ * traces and is exact unless a job is older than that horizon.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpulat-int.h"
+
+#define REORDER_MAX	65536
+#define STALLS_MAX	65536
+
+struct tev {
+	uint64_t	t;
+	int64_t		a;	/* depth: +1 / -1; busy: end time; gaps: cpu */
+	uint64_t	b;	/* busy: cpu of the start / end pair */
+};
+
+struct heap {
+	struct tev	*v;
+	size_t		n, cap;
+};
+
+struct sweep_depth {
+	int64_t		cur;
+	int64_t		best;
+	uint64_t	last_t;
+	long double	area;
+	bool		started;
+};
+
+struct sweep_busy {
+	uint64_t	busy;
+	uint64_t	start, end;	/* current merged interval */
+	int		end_cpu;
+	bool		any;
+};
+
+struct sweep_gap {
+	uint64_t	last_t;
+	int		last_cpu;
+	bool		any;
+};
+
+struct grp {
+	struct gpulat__hnode	node;
+	struct gpulat_group	g;
+	struct gpulat__qacc	q[GPULAT_M__COUNT];
+	struct heap		hdepth, hbusy, hsubmit;
+	struct sweep_depth	sd;
+	struct sweep_busy	sb;
+	struct sweep_gap	sg;
+};
+
+struct dwent {
+	struct gpulat__hnode	node;
+	struct gpulat_depwait	d;
+};
+
+struct vec {
+	void	**v;
+	size_t	n, cap;
+};
+
+struct gpulat_stats {
+	struct gpulat_stats_opts o;
+	struct gpulat__strtab	*strs;
+	struct gpulat__htab	groups[GPULAT_G__COUNT];
+	struct vec		list[GPULAT_G__COUNT];
+	struct gpulat__htab	dw;
+	struct vec		dwlist;
+	struct gpulat_worst	*worst;
+	size_t			nworst;
+	struct gpulat_stall	*stalls;
+	size_t			nstalls, capstalls;
+	uint64_t		stalls_total;
+	uint64_t		first_ts, last_ts;
+	uint64_t		newest_done;
+	uint64_t		longest;
+	bool			finished;
+};
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static int vec_push(struct vec *v, void *p)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 16;
+		void **nv = realloc(v->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		v->v = nv;
+		v->cap = cap;
+	}
+	v->v[v->n++] = p;
+	return 0;
+}
+
+static bool tev_less(const struct tev *x, const struct tev *y)
+{
+	if (x->t != y->t)
+		return x->t < y->t;
+	return x->a < y->a;	/* depth: done (-1) before queue (+1) */
+}
+
+static int heap_push(struct heap *h, uint64_t t, int64_t a, uint64_t b)
+{
+	size_t i;
+
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 64;
+		struct tev *nv = realloc(h->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		h->v = nv;
+		h->cap = cap;
+	}
+	i = h->n++;
+	h->v[i] = (struct tev){ t, a, b };
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		struct tev tmp;
+
+		if (!tev_less(&h->v[i], &h->v[p]))
+			break;
+		tmp = h->v[i];
+		h->v[i] = h->v[p];
+		h->v[p] = tmp;
+		i = p;
+	}
+	return 0;
+}
+
+static struct tev heap_pop(struct heap *h)
+{
+	struct tev top = h->v[0];
+	size_t i = 0;
+
+	h->v[0] = h->v[--h->n];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct tev tmp;
+
+		if (l < h->n && tev_less(&h->v[l], &h->v[m]))
+			m = l;
+		if (r < h->n && tev_less(&h->v[r], &h->v[m]))
+			m = r;
+		if (m == i)
+			break;
+		tmp = h->v[i];
+		h->v[i] = h->v[m];
+		h->v[m] = tmp;
+		i = m;
+	}
+	return top;
+}
+
+static const char *sstr(struct gpulat_stats *s, const char *str)
+{
+	const char *r = gpulat__strtab_intern(s->strs, str ? str : "");
+
+	return r ? r : "";
+}
+
+/* ---- stalls --------------------------------------------------------------- */
+
+static void add_stall(struct gpulat_stats *s, const struct gpulat_stall *st)
+{
+	s->stalls_total++;
+	if (s->nstalls == s->capstalls) {
+		size_t cap = s->capstalls ? s->capstalls * 2 : 64;
+		struct gpulat_stall *nv;
+
+		if (s->nstalls >= STALLS_MAX)
+			return;
+		nv = realloc(s->stalls, cap * sizeof(*nv));
+		if (!nv)
+			return;
+		s->stalls = nv;
+		s->capstalls = cap;
+	}
+	s->stalls[s->nstalls++] = *st;
+}
+
+/* ---- sweeps --------------------------------------------------------------- */
+
+static void sweep_depth_one(struct grp *g, const struct tev *e)
+{
+	struct sweep_depth *d = &g->sd;
+
+	if (d->started && e->t > d->last_t)
+		d->area += (long double)d->cur * (long double)(e->t - d->last_t);
+	if (!d->started || e->t > d->last_t)
+		d->last_t = e->t;
+	d->started = true;
+	d->cur += e->a;
+	if (d->cur > d->best)
+		d->best = d->cur;
+}
+
+static void sweep_busy_one(struct gpulat_stats *s, struct grp *g, const struct tev *e)
+{
+	struct sweep_busy *b = &g->sb;
+	uint64_t start = e->t, end = (uint64_t)e->a;
+	int start_cpu = (int)(e->b & 0xffffffff), end_cpu = (int)(e->b >> 32);
+
+	if (b->any && start <= b->end) {
+		if (end > b->end) {
+			b->end = end;
+			b->end_cpu = end_cpu;
+		}
+		return;
+	}
+	if (b->any) {
+		b->busy += b->end - b->start;
+		if (g->g.kind == GPULAT_G_RING && start - b->end > s->o.stall_threshold_ns) {
+			struct gpulat_stall st = {
+				.kind = GPULAT_STALL_RING_IDLE, .dev = g->g.dev, .ring = g->g.ring,
+				.pid = -1, .comm = NULL, .start_ts = b->end, .end_ts = start,
+				.start_cpu = b->end_cpu, .end_cpu = start_cpu,
+			};
+
+			add_stall(s, &st);
+		}
+	}
+	b->any = true;
+	b->start = start;
+	b->end = end;
+	b->end_cpu = end_cpu;
+}
+
+static void sweep_submit_one(struct gpulat_stats *s, struct grp *g, const struct tev *e)
+{
+	struct sweep_gap *p = &g->sg;
+
+	if (p->any && e->t > p->last_t && e->t - p->last_t > s->o.stall_threshold_ns) {
+		struct gpulat_stall st = {
+			.kind = GPULAT_STALL_SUBMIT_GAP, .dev = NULL, .ring = NULL,
+			.pid = g->g.pid, .comm = g->g.comm, .start_ts = p->last_t, .end_ts = e->t,
+			.start_cpu = p->last_cpu, .end_cpu = (int)e->a,
+		};
+
+		add_stall(s, &st);
+	}
+	if (!p->any || e->t > p->last_t) {
+		p->last_t = e->t;
+		p->last_cpu = (int)e->a;
+	}
+	p->any = true;
+}
+
+/* sweep every heap entry with t < @until (all if GPULAT_NONE) */
+static void sweep(struct gpulat_stats *s, struct grp *g, uint64_t until)
+{
+	struct tev e;
+
+	while (g->hdepth.n && g->hdepth.v[0].t < until) {
+		e = heap_pop(&g->hdepth);
+		sweep_depth_one(g, &e);
+	}
+	while (g->hbusy.n && g->hbusy.v[0].t < until) {
+		e = heap_pop(&g->hbusy);
+		sweep_busy_one(s, g, &e);
+	}
+	while (g->hsubmit.n && g->hsubmit.v[0].t < until) {
+		e = heap_pop(&g->hsubmit);
+		sweep_submit_one(s, g, &e);
+	}
+}
+
+static uint64_t watermark(const struct gpulat_stats *s)
+{
+	uint64_t h = 2 * s->longest + 1000000000ULL;
+
+	return s->newest_done > h ? s->newest_done - h : 0;
+}
+
+/* ---- groups --------------------------------------------------------------- */
+
+static void key_of(enum gpulat_group_kind k, const struct gpulat_job *j,
+		   const char *dev, const char *ring, const char *comm,
+		   uint64_t *k1, uint64_t *k2)
+{
+	switch (k) {
+	case GPULAT_G_RING:
+		*k1 = (uintptr_t)dev;
+		*k2 = (uintptr_t)ring;
+		break;
+	case GPULAT_G_PROCESS:
+		*k1 = (uint64_t)(uint32_t)j->pid;
+		*k2 = (uintptr_t)comm;
+		break;
+	case GPULAT_G_CLIENT:
+		*k1 = j->client_id;
+		*k2 = (uintptr_t)dev;
+		break;
+	default:
+		*k1 = (uintptr_t)dev;
+		*k2 = 0;
+		break;
+	}
+}
+
+static struct grp *get_group(struct gpulat_stats *s, enum gpulat_group_kind k,
+			     const struct gpulat_job *j, const char *dev, const char *ring,
+			     const char *comm)
+{
+	struct gpulat__hnode *n;
+	struct grp *g;
+	uint64_t k1, k2;
+	int i;
+
+	key_of(k, j, dev, ring, comm, &k1, &k2);
+	n = gpulat__htab_find(&s->groups[k], k1, k2);
+	if (n)
+		return gpulat_container_of(n, struct grp, node);
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return NULL;
+	g->g.kind = k;
+	g->g.dev = dev;
+	g->g.ring = k == GPULAT_G_RING ? ring : NULL;
+	g->g.pid = k == GPULAT_G_PROCESS ? j->pid : -1;
+	g->g.comm = k == GPULAT_G_PROCESS ? comm : NULL;
+	g->g.client_id = k == GPULAT_G_CLIENT ? j->client_id : GPULAT_NONE;
+	for (i = 0; i < GPULAT_M__COUNT; i++)
+		gpulat__qacc_init(&g->q[i]);
+	if (gpulat__htab_insert(&s->groups[k], &g->node, k1, k2) || vec_push(&s->list[k], g)) {
+		gpulat__htab_remove(&s->groups[k], &g->node);
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+static void free_group(struct grp *g)
+{
+	int i;
+
+	for (i = 0; i < GPULAT_M__COUNT; i++)
+		gpulat__qacc_fini(&g->q[i]);
+	free(g->hdepth.v);
+	free(g->hbusy.v);
+	free(g->hsubmit.v);
+	free(g);
+}
+
+static uint64_t metric_of(const struct gpulat_job *j, enum gpulat_metric m)
+{
+	switch (m) {
+	case GPULAT_M_WAIT:	return j->wait;
+	case GPULAT_M_HW_QUEUE:	return j->hw_queue;
+	case GPULAT_M_EXEC:	return j->exec;
+	case GPULAT_M_TOTAL:	return j->total;
+	case GPULAT_M_DEP_WAIT:	return j->dep_wait;
+	default:		return GPULAT_NONE;
+	}
+}
+
+static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_job *j)
+{
+	uint64_t q = j->ts[GPULAT_ST_QUEUE], d = j->ts[GPULAT_ST_DONE];
+	uint64_t at = d != GPULAT_NONE ? d : q;
+	int at_cpu = d != GPULAT_NONE ? j->cpu[GPULAT_ST_DONE] : j->cpu[GPULAT_ST_QUEUE];
+	int m, ret = 0;
+
+	g->g.jobs++;
+	switch (j->status) {
+	case GPULAT_JOB_COMPLETE:
+		g->g.complete++;
+		break;
+	case GPULAT_JOB_INCOMPLETE:
+		g->g.incomplete++;
+		break;
+	default:
+		g->g.lost++;
+		break;
+	}
+	if (j->status == GPULAT_JOB_COMPLETE) {
+		for (m = 0; m < GPULAT_M__COUNT; m++) {
+			uint64_t v = metric_of(j, m);
+
+			if (v == GPULAT_NONE)
+				continue;
+			ret |= gpulat__qacc_add(&g->q[m], v, at, at_cpu, j->seq);
+			gpulat__hist_add(&g->g.h[m], v);
+		}
+		if (j->start_ts != GPULAT_NONE && d != GPULAT_NONE && d >= j->start_ts)
+			ret |= heap_push(&g->hbusy, j->start_ts, (int64_t)d,
+					 (uint32_t)j->cpu[GPULAT_ST_RUN] |
+					 ((uint64_t)(uint32_t)j->cpu[GPULAT_ST_DONE] << 32));
+	}
+	/* depth counts every job queued, from queue_ts to done_ts (exclusive) */
+	if (q != GPULAT_NONE) {
+		ret |= heap_push(&g->hdepth, q, 1, 0);
+		if (d != GPULAT_NONE && d >= q)
+			ret |= heap_push(&g->hdepth, d, -1, 0);
+		if (g->g.kind == GPULAT_G_PROCESS)
+			ret |= heap_push(&g->hsubmit, q, j->cpu[GPULAT_ST_QUEUE], 0);
+	}
+	if (g->hdepth.n + g->hbusy.n + g->hsubmit.n > REORDER_MAX)
+		sweep(s, g, watermark(s));
+	return ret ? -ENOMEM : 0;
+}
+
+/* ---- worst jobs and dependency waits -------------------------------------- */
+
+static void add_worst(struct gpulat_stats *s, const struct gpulat_job *j)
+{
+	uint64_t v = metric_of(j, s->o.worst_by);
+	struct gpulat_worst w;
+	size_t i;
+
+	if (!s->o.top_n || v == GPULAT_NONE || j->status != GPULAT_JOB_COMPLETE)
+		return;
+	if (s->nworst == s->o.top_n &&
+	    metric_of(&s->worst[s->nworst - 1].job, s->o.worst_by) >= v)
+		return;
+	memset(&w, 0, sizeof(w));
+	w.job = *j;
+	w.job.deps = NULL;
+	w.job.dev = sstr(s, j->dev);
+	w.job.ring = sstr(s, j->ring);
+	w.job.comm = sstr(s, j->comm);
+	w.dep_wait = j->dep_wait;
+	for (i = 0; i < j->n_deps; i++) {
+		if (j->deps[i].ring) {
+			w.dep_ring = sstr(s, j->deps[i].ring);
+			break;
+		}
+	}
+	/* insertion into the sorted array (largest first, ties: earlier job first) */
+	i = s->nworst < s->o.top_n ? s->nworst++ : s->nworst - 1;
+	while (i > 0 && metric_of(&s->worst[i - 1].job, s->o.worst_by) < v) {
+		s->worst[i] = s->worst[i - 1];
+		i--;
+	}
+	s->worst[i] = w;
+}
+
+static int add_depwaits(struct gpulat_stats *s, const struct gpulat_job *j,
+			const char *dev, const char *ring)
+{
+	uint64_t q = j->ts[GPULAT_ST_QUEUE];
+	uint64_t upper = j->wait != GPULAT_NONE ? j->wait : j->total;
+	unsigned int i;
+
+	if (j->status != GPULAT_JOB_COMPLETE || q == GPULAT_NONE)
+		return 0;
+	for (i = 0; i < j->n_deps; i++) {
+		const struct gpulat_dep *d = &j->deps[i];
+		const char *ddev = d->ring ? sstr(s, d->dev) : NULL;
+		const char *dring = d->ring ? sstr(s, d->ring) : NULL;
+		struct gpulat__hnode *n;
+		struct dwent *e;
+		uint64_t w = 0;
+
+		n = gpulat__htab_find(&s->dw, (uintptr_t)dev ^ ((uintptr_t)ddev << 1),
+				      (uintptr_t)ring ^ ((uintptr_t)dring << 1));
+		for (e = NULL; n; n = gpulat__htab_next(n)) {
+			e = gpulat_container_of(n, struct dwent, node);
+			if (e->d.dev == dev && e->d.ring == ring && e->d.dep_dev == ddev &&
+			    e->d.dep_ring == dring)
+				break;
+			e = NULL;
+		}
+		if (!e) {
+			e = calloc(1, sizeof(*e));
+			if (!e)
+				return -ENOMEM;
+			e->d.dev = dev;
+			e->d.ring = ring;
+			e->d.dep_dev = ddev;
+			e->d.dep_ring = dring;
+			e->d.max_ts = GPULAT_NONE;
+			if (gpulat__htab_insert(&s->dw, &e->node,
+						(uintptr_t)dev ^ ((uintptr_t)ddev << 1),
+						(uintptr_t)ring ^ ((uintptr_t)dring << 1)) ||
+			    vec_push(&s->dwlist, e)) {
+				free(e);
+				return -ENOMEM;
+			}
+		}
+		if (d->signal_ts != GPULAT_NONE && d->signal_ts > q)
+			w = d->signal_ts - q;
+		if (upper != GPULAT_NONE && w > upper)
+			w = upper;
+		e->d.count++;
+		e->d.total_ns += w;
+		if (e->d.max_ts == GPULAT_NONE || w > e->d.max_ns) {
+			e->d.max_ns = w;
+			e->d.max_ts = q;
+		}
+	}
+	return 0;
+}
+
+/* ---- API ------------------------------------------------------------------ */
+
+/**
+ * gpulat_stats_opts_init - default options
+ * @o: filled: stall threshold one 60 Hz frame (16666667 ns), top 10 jobs by total
+ */
+void gpulat_stats_opts_init(struct gpulat_stats_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->stall_threshold_ns = 16666667;
+	o->top_n = 10;
+	o->worst_by = GPULAT_M_TOTAL;
+}
+
+/**
+ * gpulat_stats_new - an empty statistics set
+ * @o: options (copied), NULL for the defaults
+ *
+ * Return: the set, or NULL with errno set.
+ */
+struct gpulat_stats *gpulat_stats_new(const struct gpulat_stats_opts *o)
+{
+	struct gpulat_stats *s = calloc(1, sizeof(*s));
+	int k;
+
+	if (!s)
+		return NULL;
+	if (o)
+		s->o = *o;
+	else
+		gpulat_stats_opts_init(&s->o);
+	if ((unsigned int)s->o.worst_by >= GPULAT_M__COUNT)
+		s->o.worst_by = GPULAT_M_TOTAL;
+	s->first_ts = s->last_ts = GPULAT_NONE;
+	s->strs = gpulat__strtab_new();
+	if (!s->strs)
+		goto fail;
+	for (k = 0; k < GPULAT_G__COUNT; k++)
+		if (gpulat__htab_init(&s->groups[k], 16))
+			goto fail;
+	if (gpulat__htab_init(&s->dw, 16))
+		goto fail;
+	if (s->o.top_n) {
+		s->worst = calloc(s->o.top_n, sizeof(*s->worst));
+		if (!s->worst)
+			goto fail;
+	}
+	return s;
+fail:
+	gpulat_stats_free(s);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/**
+ * gpulat_stats_free - free the set and everything it returned
+ * @s: the set, may be NULL
+ */
+void gpulat_stats_free(struct gpulat_stats *s)
+{
+	size_t i;
+	int k;
+
+	if (!s)
+		return;
+	for (k = 0; k < GPULAT_G__COUNT; k++) {
+		for (i = 0; i < s->list[k].n; i++)
+			free_group(s->list[k].v[i]);
+		free(s->list[k].v);
+		gpulat__htab_fini(&s->groups[k]);
+	}
+	for (i = 0; i < s->dwlist.n; i++)
+		free(s->dwlist.v[i]);
+	free(s->dwlist.v);
+	gpulat__htab_fini(&s->dw);
+	free(s->worst);
+	free(s->stalls);
+	gpulat__strtab_free(s->strs);
+	free(s);
+}
+
+/**
+ * gpulat_stats_add - account one job (from the tracker callback)
+ * @s: the set
+ * @job: the job; its strings are copied
+ *
+ * Jobs may arrive in any order. Metrics use COMPLETE jobs only; job counts,
+ * depth and submission gaps use every job.
+ *
+ * Return: 0, or -ENOMEM (the job may be partly accounted).
+ */
+int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
+{
+	const char *dev = sstr(s, job->dev), *ring = sstr(s, job->ring);
+	const char *comm = sstr(s, job->comm);
+	struct grp *g;
+	int ret = 0;
+
+	if (job->ts[GPULAT_ST_DONE] != GPULAT_NONE && job->ts[GPULAT_ST_DONE] > s->newest_done)
+		s->newest_done = job->ts[GPULAT_ST_DONE];
+	if (job->total != GPULAT_NONE && job->total > s->longest)
+		s->longest = job->total;
+
+	g = get_group(s, GPULAT_G_RING, job, dev, ring, comm);
+	ret |= g ? group_add(s, g, job) : -ENOMEM;
+	g = get_group(s, GPULAT_G_PROCESS, job, dev, ring, comm);
+	ret |= g ? group_add(s, g, job) : -ENOMEM;
+	if (job->client_id != GPULAT_NONE) {
+		g = get_group(s, GPULAT_G_CLIENT, job, dev, ring, comm);
+		ret |= g ? group_add(s, g, job) : -ENOMEM;
+	}
+	g = get_group(s, GPULAT_G_DEVICE, job, dev, ring, comm);
+	ret |= g ? group_add(s, g, job) : -ENOMEM;
+	add_worst(s, job);
+	ret |= add_depwaits(s, job, dev, ring);
+	return ret ? -ENOMEM : 0;
+}
+
+/**
+ * gpulat_stats_set_span - first and last timestamp of ANY event in the trace
+ * @s: the set
+ * @first_ts: first
+ * @last_ts: last
+ */
+void gpulat_stats_set_span(struct gpulat_stats *s, uint64_t first_ts, uint64_t last_ts)
+{
+	s->first_ts = first_ts;
+	s->last_ts = last_ts;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_group(const void *x, const void *y)
+{
+	const struct grp *a = *(struct grp * const *)x, *b = *(struct grp * const *)y;
+	int c;
+
+	switch (a->g.kind) {
+	case GPULAT_G_RING:
+		c = cmp_str(a->g.dev, b->g.dev);
+		return c ? c : cmp_str(a->g.ring, b->g.ring);
+	case GPULAT_G_PROCESS:
+		if (a->g.pid != b->g.pid)
+			return a->g.pid < b->g.pid ? -1 : 1;
+		return cmp_str(a->g.comm, b->g.comm);
+	case GPULAT_G_CLIENT:
+		if (a->g.client_id != b->g.client_id)
+			return a->g.client_id < b->g.client_id ? -1 : 1;
+		return cmp_str(a->g.dev, b->g.dev);
+	default:
+		return cmp_str(a->g.dev, b->g.dev);
+	}
+}
+
+static int cmp_stall(const void *x, const void *y)
+{
+	const struct gpulat_stall *a = x, *b = y;
+
+	if (a->start_ts != b->start_ts)
+		return a->start_ts < b->start_ts ? -1 : 1;
+	return (int)a->kind - (int)b->kind;
+}
+
+static int cmp_dw(const void *x, const void *y)
+{
+	const struct dwent *a = *(struct dwent * const *)x, *b = *(struct dwent * const *)y;
+	int c = cmp_str(a->d.dev, b->d.dev);
+
+	if (!c)
+		c = cmp_str(a->d.ring, b->d.ring);
+	if (!c)
+		c = cmp_str(a->d.dep_dev, b->d.dep_dev);
+	if (!c)
+		c = cmp_str(a->d.dep_ring, b->d.dep_ring);
+	return c;
+}
+
+/**
+ * gpulat_stats_finish - compute quantiles, busy %, depth; sort groups
+ * @s: the set
+ *
+ * Call once after the last gpulat_stats_add() (and gpulat_stats_set_span()).
+ * Rings sort by (dev, ring), processes by pid, clients by id, devices by name;
+ * stalls by start time.
+ *
+ * Return: 0.
+ */
+int gpulat_stats_finish(struct gpulat_stats *s)
+{
+	uint64_t span = 0;
+	size_t i;
+	int k, m;
+
+	if (s->first_ts != GPULAT_NONE && s->last_ts != GPULAT_NONE && s->last_ts > s->first_ts)
+		span = s->last_ts - s->first_ts;
+	for (k = 0; k < GPULAT_G__COUNT; k++) {
+		for (i = 0; i < s->list[k].n; i++) {
+			struct grp *g = s->list[k].v[i];
+
+			sweep(s, g, GPULAT_NONE);
+			if (g->sb.any) {
+				g->sb.busy += g->sb.end - g->sb.start;
+				g->sb.any = false;
+			}
+			g->g.busy_ns = g->sb.busy;
+			g->g.busy_pct = span ? 100.0 * (double)g->g.busy_ns / (double)span : 0.0;
+			g->g.max_depth = (unsigned int)g->sd.best;
+			if (g->sd.started && s->last_ts != GPULAT_NONE && s->last_ts > g->sd.last_t) {
+				g->sd.area += (long double)g->sd.cur * (long double)(s->last_ts - g->sd.last_t);
+				g->sd.last_t = s->last_ts;
+			}
+			g->g.avg_depth = span ? (double)(g->sd.area / (long double)span) : 0.0;
+			for (m = 0; m < GPULAT_M__COUNT; m++)
+				gpulat__qacc_summary(&g->q[m], &g->g.m[m]);
+		}
+		qsort(s->list[k].v, s->list[k].n, sizeof(void *), cmp_group);
+	}
+	if (s->nstalls)
+		qsort(s->stalls, s->nstalls, sizeof(*s->stalls), cmp_stall);
+	if (s->dwlist.n)
+		qsort(s->dwlist.v, s->dwlist.n, sizeof(void *), cmp_dw);
+	s->finished = true;
+	return 0;
+}
+
+/**
+ * gpulat_stats_ngroups - number of groups of a kind
+ * @s: the set
+ * @kind: group kind
+ *
+ * Return: the count.
+ */
+size_t gpulat_stats_ngroups(const struct gpulat_stats *s, enum gpulat_group_kind kind)
+{
+	if ((unsigned int)kind >= GPULAT_G__COUNT)
+		return 0;
+	return s->list[kind].n;
+}
+
+/**
+ * gpulat_stats_group - one group (sorted after gpulat_stats_finish())
+ * @s: the set
+ * @kind: group kind
+ * @i: index
+ *
+ * Return: the group, valid until gpulat_stats_free(); NULL out of range.
+ */
+const struct gpulat_group *gpulat_stats_group(const struct gpulat_stats *s,
+					      enum gpulat_group_kind kind, size_t i)
+{
+	if ((unsigned int)kind >= GPULAT_G__COUNT || i >= s->list[kind].n)
+		return NULL;
+	return &((struct grp *)s->list[kind].v[i])->g;
+}
+
+/**
+ * gpulat_stats_nworst - number of worst jobs kept (<= top_n)
+ * @s: the set
+ *
+ * Return: the count.
+ */
+size_t gpulat_stats_nworst(const struct gpulat_stats *s)
+{
+	return s->nworst;
+}
+
+/**
+ * gpulat_stats_worst - the i-th worst job (worst first)
+ * @s: the set
+ * @i: index
+ *
+ * Return: the job copy, NULL out of range.
+ */
+const struct gpulat_worst *gpulat_stats_worst(const struct gpulat_stats *s, size_t i)
+{
+	return i < s->nworst ? &s->worst[i] : NULL;
+}
+
+/**
+ * gpulat_stats_nstalls - number of stalls kept (at most 65536, see _stalls_total)
+ * @s: the set
+ *
+ * Return: the count.
+ */
+size_t gpulat_stats_nstalls(const struct gpulat_stats *s)
+{
+	return s->nstalls;
+}
+
+/**
+ * gpulat_stats_stalls_total - number of stalls found, including those not kept
+ * @s: the set
+ *
+ * Return: the count.
+ */
+uint64_t gpulat_stats_stalls_total(const struct gpulat_stats *s)
+{
+	return s->stalls_total;
+}
+
+/**
+ * gpulat_stats_stall - the i-th stall (by start time)
+ * @s: the set
+ * @i: index
+ *
+ * Return: the stall, NULL out of range.
+ */
+const struct gpulat_stall *gpulat_stats_stall(const struct gpulat_stats *s, size_t i)
+{
+	return i < s->nstalls ? &s->stalls[i] : NULL;
+}
+
+/**
+ * gpulat_stats_ndepwaits - number of (waiting ring, producing ring) pairs
+ * @s: the set
+ *
+ * Return: the count.
+ */
+size_t gpulat_stats_ndepwaits(const struct gpulat_stats *s)
+{
+	return s->dwlist.n;
+}
+
+/**
+ * gpulat_stats_depwait - one dependency-wait aggregate
+ * @s: the set
+ * @i: index
+ *
+ * Return: the aggregate, NULL out of range.
+ */
+const struct gpulat_depwait *gpulat_stats_depwait(const struct gpulat_stats *s, size_t i)
+{
+	return i < s->dwlist.n ? &((struct dwent *)s->dwlist.v[i])->d : NULL;
+}
