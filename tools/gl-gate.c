@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * --fail-if gates for CI:  --fail-if 'ring=gfx,p99.exec>5ms'
+ *
+ *   spec      := term { "," term }
+ *   term      := selector | condition
+ *   selector  := ("ring" | "dev" | "comm" | "pid" | "client") "=" VALUE
+ *   condition := lhs (">" | ">=" | "<" | "<=") value
+ *   lhs       := STAT "." METRIC | "jobs" | "complete" | "incomplete" | "lost"
+ *              | "busy" | "max_depth" | "avg_depth" | "lost_events" | "stalls"
+ *   STAT      := n | min | max | mean | p50 | p90 | p99 | p999
+ *   METRIC    := wait | hw_queue | exec | total | dep_wait
+ *   value     := DURATION (5ms, 250us, 1.5s, ns if no unit) | NUMBER | NUMBER "%"
+ *              | ("+" | "-") NUMBER "%"  (relative to --compare BASE: a regression gate)
+ *
+ * Selectors choose the groups: ring/dev -> rings, comm/pid -> processes,
+ * client -> clients; none -> every ring. A spec fails when any of its
+ * conditions holds for any selected group; a selector that matches no group
+ * fails too (the gate could not be checked). lost_events and stalls are
+ * about the whole trace.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu-latency.h"
+
+#define GATE_MAXCOND	16
+
+enum lhs {
+	LHS_STAT = 0,
+	LHS_JOBS,
+	LHS_COMPLETE,
+	LHS_INCOMPLETE,
+	LHS_LOST,
+	LHS_BUSY,
+	LHS_MAX_DEPTH,
+	LHS_AVG_DEPTH,
+	LHS_LOST_EVENTS,	/* whole trace */
+	LHS_STALLS,		/* whole trace */
+};
+
+enum stat {
+	ST_N = 0, ST_MIN, ST_MAX, ST_MEAN, ST_P50, ST_P90, ST_P99, ST_P999, ST__COUNT,
+};
+
+static const char * const stat_names[ST__COUNT] = {
+	"n", "min", "max", "mean", "p50", "p90", "p99", "p999",
+};
+
+static const struct {
+	const char	*name;
+	enum lhs	lhs;
+} lhs_names[] = {
+	{ "jobs", LHS_JOBS }, { "complete", LHS_COMPLETE }, { "incomplete", LHS_INCOMPLETE },
+	{ "lost", LHS_LOST }, { "busy", LHS_BUSY }, { "max_depth", LHS_MAX_DEPTH },
+	{ "avg_depth", LHS_AVG_DEPTH }, { "lost_events", LHS_LOST_EVENTS },
+	{ "stalls", LHS_STALLS },
+};
+
+struct gl_cond {
+	double		value;		/* ns for durations, % for busy/relative */
+	enum lhs	lhs;
+	enum stat	stat;
+	enum gpulat_metric metric;
+	int		op;		/* '>', 'G' (>=), '<', 'L' (<=) */
+	bool		relative;	/* value is a change in % against --compare */
+	bool		duration;	/* print the value as a duration */
+	char		text[64];	/* as written */
+};
+
+struct gl_gate {
+	char		*spec;
+	struct gl_strlist rings;
+	struct gl_strlist devs;
+	struct gl_strlist comms;
+	struct gl_strlist clients;
+	struct gl_filter pids;		/* only .pids used */
+	enum gpulat_group_kind kind;
+	size_t		ncond;
+	struct gl_cond	cond[GATE_MAXCOND];
+};
+
+static int parse_metric(const char *s, size_t len, enum gpulat_metric *m)
+{
+	int i;
+
+	for (i = 0; i < GPULAT_M__COUNT; i++) {
+		const char *name = gpulat_metric_name(i);
+
+		if (strlen(name) == len && strncmp(s, name, len) == 0) {
+			*m = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_lhs(struct gl_cond *c, const char *s, size_t len)
+{
+	const char *dot = memchr(s, '.', len);
+	size_t i;
+
+	if (dot) {
+		for (i = 0; i < ST__COUNT; i++) {
+			if (strlen(stat_names[i]) == (size_t)(dot - s) &&
+			    strncmp(s, stat_names[i], (size_t)(dot - s)) == 0)
+				break;
+		}
+		if (i == ST__COUNT)
+			return -1;
+		c->lhs = LHS_STAT;
+		c->stat = i;
+		c->duration = i != ST_N;
+		return parse_metric(dot + 1, len - (size_t)(dot + 1 - s), &c->metric);
+	}
+	for (i = 0; i < sizeof(lhs_names) / sizeof(lhs_names[0]); i++) {
+		if (strlen(lhs_names[i].name) == len && strncmp(s, lhs_names[i].name, len) == 0) {
+			c->lhs = lhs_names[i].lhs;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_value(struct gl_cond *c, const char *v)
+{
+	size_t len = strlen(v);
+	char *end;
+
+	if (!len)
+		return -1;
+	if (v[len - 1] == '%' || v[0] == '+' || v[0] == '-') {
+		if (v[len - 1] != '%')
+			return -1;
+		c->relative = v[0] == '+' || v[0] == '-';
+		if (!c->relative && c->lhs != LHS_BUSY)
+			return -1;
+		c->value = strtod(v, &end);
+		if (end != v + len - 1)
+			return -1;
+		return 0;
+	}
+	if (c->duration) {
+		uint64_t ns;
+
+		if (gl_parse_duration(v, &ns) < 0)
+			return -1;
+		c->value = (double)ns;
+		return 0;
+	}
+	c->value = strtod(v, &end);
+	return *end ? -1 : 0;
+}
+
+static int parse_cond(struct gl_cond *c, const char *t, char *err, size_t errlen)
+{
+	const char *op = strpbrk(t, "<>");
+	const char *v;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->text, sizeof(c->text), "%s", t);
+	if (!op) {
+		snprintf(err, errlen, "'%s': expected a selector (ring=, dev=, comm=, pid=, "
+			 "client=) or a condition like p99.exec>5ms", t);
+		return -1;
+	}
+	if (parse_lhs(c, t, (size_t)(op - t)) < 0) {
+		snprintf(err, errlen, "'%s': unknown quantity '%.*s' (use STAT.METRIC with STAT "
+			 "n|min|max|mean|p50|p90|p99|p999 and METRIC wait|hw_queue|exec|total|"
+			 "dep_wait, or jobs, complete, incomplete, lost, busy, max_depth, "
+			 "avg_depth, lost_events, stalls)", t, (int)(op - t), t);
+		return -1;
+	}
+	v = op + 1;
+	c->op = *op;
+	if (*v == '=') {
+		c->op = *op == '>' ? 'G' : 'L';
+		v++;
+	}
+	if (parse_value(c, v) < 0) {
+		snprintf(err, errlen, "'%s': bad value '%s' (a duration like 5ms, a number, "
+			 "a percentage for busy, or +N%% / -N%% against --compare)", t, v);
+		return -1;
+	}
+	return 0;
+}
+
+/**
+ * gl_gate_parse - parse one --fail-if spec
+ * @spec: the text
+ * @err: receives a one-line reason on failure
+ * @errlen: size of @err
+ *
+ * Return: a gate, or NULL.
+ */
+struct gl_gate *gl_gate_parse(const char *spec, char *err, size_t errlen)
+{
+	char *copy, *tok, *save = NULL;
+	struct gl_gate *g;
+
+	g = calloc(1, sizeof(*g));
+	copy = strdup(spec);
+	if (!g || !copy)
+		goto nomem;
+	g->spec = strdup(spec);
+	if (!g->spec)
+		goto nomem;
+	g->kind = GPULAT_G_RING;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *eq = strchr(tok, '=');
+		const char *op = strpbrk(tok, "<>");
+		int ret = 0;
+
+		if (eq && (!op || eq < op)) {
+			const char *v = eq + 1;
+			size_t klen = (size_t)(eq - tok);
+
+			if (klen == 4 && !strncmp(tok, "ring", 4)) {
+				ret = gl_strlist_add(&g->rings, v);
+			} else if (klen == 3 && !strncmp(tok, "dev", 3)) {
+				ret = gl_strlist_add(&g->devs, v);
+			} else if (klen == 4 && !strncmp(tok, "comm", 4)) {
+				ret = gl_strlist_add(&g->comms, v);
+				g->kind = GPULAT_G_PROCESS;
+			} else if (klen == 3 && !strncmp(tok, "pid", 3)) {
+				ret = gl_filter_add_pids(&g->pids, v);
+				g->kind = GPULAT_G_PROCESS;
+			} else if (klen == 6 && !strncmp(tok, "client", 6)) {
+				ret = gl_strlist_add(&g->clients, v);
+				g->kind = GPULAT_G_CLIENT;
+			} else {
+				snprintf(err, errlen, "'%s': unknown selector (ring=, dev=, comm=, "
+					 "pid=, client=)", tok);
+				goto fail;
+			}
+			if (ret < 0) {
+				snprintf(err, errlen, "'%s': bad selector value", tok);
+				goto fail;
+			}
+			continue;
+		}
+		if (g->ncond == GATE_MAXCOND) {
+			snprintf(err, errlen, "too many conditions (at most %d)", GATE_MAXCOND);
+			goto fail;
+		}
+		if (parse_cond(&g->cond[g->ncond], tok, err, errlen) < 0)
+			goto fail;
+		g->ncond++;
+	}
+	if (!g->ncond) {
+		snprintf(err, errlen, "no condition (for example p99.exec>5ms)");
+		goto fail;
+	}
+	if ((g->rings.n || g->devs.n) && g->kind != GPULAT_G_RING) {
+		snprintf(err, errlen, "ring=/dev= and comm=/pid=/client= select different tables; "
+			 "use separate --fail-if options");
+		goto fail;
+	}
+	free(copy);
+	return g;
+ nomem:
+	snprintf(err, errlen, "%s", strerror(ENOMEM));
+ fail:
+	free(copy);
+	gl_gate_free(g);
+	return NULL;
+}
+
+void gl_gate_free(struct gl_gate *g)
+{
+	if (!g)
+		return;
+	gl_strlist_free(&g->rings);
+	gl_strlist_free(&g->devs);
+	gl_strlist_free(&g->comms);
+	gl_strlist_free(&g->clients);
+	gl_filter_free(&g->pids);
+	free(g->spec);
+	free(g);
+}
+
+/* true when a condition is relative to the --compare base */
+bool gl_gate_needs_base(const struct gl_gate *g)
+{
+	size_t k;
+
+	for (k = 0; k < g->ncond; k++) {
+		if (g->cond[k].relative)
+			return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static bool in_list(const struct gl_strlist *l, const char *s)
+{
+	size_t i;
+
+	if (!l->n)
+		return true;
+	for (i = 0; s && i < l->n; i++) {
+		if (!strcmp(l->v[i], s))
+			return true;
+	}
+	return false;
+}
+
+static bool gate_selects(const struct gl_gate *g, const struct gpulat_group *grp)
+{
+	char id[32];
+	size_t i;
+
+	switch (g->kind) {
+	case GPULAT_G_RING:
+		return in_list(&g->rings, grp->ring) && in_list(&g->devs, grp->dev);
+	case GPULAT_G_PROCESS:
+		if (!in_list(&g->comms, grp->comm))
+			return false;
+		if (!g->pids.npids)
+			return true;
+		for (i = 0; i < g->pids.npids; i++) {
+			if (g->pids.pids[i] == grp->pid)
+				return true;
+		}
+		return false;
+	case GPULAT_G_CLIENT:
+		if (grp->client_id == GPULAT_NONE)
+			return false;
+		snprintf(id, sizeof(id), "%llu", (unsigned long long)grp->client_id);
+		return in_list(&g->clients, id);
+	default:
+		return false;
+	}
+}
+
+/* the group of @base with the same key as @grp */
+static const struct gpulat_group *base_group(const struct gl_run *base,
+					     const struct gpulat_group *grp)
+{
+	size_t i, n = gpulat_stats_ngroups(base->stats, grp->kind);
+
+	for (i = 0; i < n; i++) {
+		const struct gpulat_group *b = gpulat_stats_group(base->stats, grp->kind, i);
+
+		switch (grp->kind) {
+		case GPULAT_G_RING:
+			if (!strcmp(b->ring ? b->ring : "", grp->ring ? grp->ring : "") &&
+			    !strcmp(b->dev ? b->dev : "", grp->dev ? grp->dev : ""))
+				return b;
+			break;
+		case GPULAT_G_PROCESS:
+			if (b->pid == grp->pid &&
+			    !strcmp(b->comm ? b->comm : "", grp->comm ? grp->comm : ""))
+				return b;
+			break;
+		default:
+			if (b->client_id == grp->client_id)
+				return b;
+			break;
+		}
+	}
+	return NULL;
+}
+
+static bool stat_value(const struct gpulat_summary *s, enum stat st, double *v)
+{
+	if (st != ST_N && !s->n)
+		return false;
+	switch (st) {
+	case ST_N:	*v = (double)s->n; break;
+	case ST_MIN:	*v = (double)s->min; break;
+	case ST_MAX:	*v = (double)s->max; break;
+	case ST_MEAN:	*v = (double)s->mean; break;
+	case ST_P50:	*v = (double)s->p50; break;
+	case ST_P90:	*v = (double)s->p90; break;
+	case ST_P99:	*v = (double)s->p99; break;
+	case ST_P999:	*v = (double)s->p999; break;
+	default:	return false;
+	}
+	return true;
+}
+
+/* the quantity of @c in @grp (or the whole run); false when it does not exist */
+static bool cond_value(const struct gl_cond *c, const struct gl_run *r,
+		       const struct gpulat_group *grp, double *v)
+{
+	switch (c->lhs) {
+	case LHS_STAT:		return stat_value(&grp->m[c->metric], c->stat, v);
+	case LHS_JOBS:		*v = (double)grp->jobs; return true;
+	case LHS_COMPLETE:	*v = (double)grp->complete; return true;
+	case LHS_INCOMPLETE:	*v = (double)grp->incomplete; return true;
+	case LHS_LOST:		*v = (double)grp->lost; return true;
+	case LHS_BUSY:		*v = grp->busy_pct; return true;
+	case LHS_MAX_DEPTH:	*v = (double)grp->max_depth; return true;
+	case LHS_AVG_DEPTH:	*v = grp->avg_depth; return true;
+	case LHS_LOST_EVENTS:
+		/* an overrun of unknown size counts as at least one event */
+		*v = (double)(r->lost_events > r->lost_unknown ? r->lost_events : r->lost_unknown);
+		return true;
+	case LHS_STALLS:	*v = (double)gpulat_stats_nstalls(r->stats); return true;
+	}
+	return false;
+}
+
+static bool compare(double a, int op, double b)
+{
+	switch (op) {
+	case '>':	return a > b;
+	case 'G':	return a >= b;
+	case '<':	return a < b;
+	case 'L':	return a <= b;
+	}
+	return false;
+}
+
+static const char *fmt_value(char *buf, size_t len, const struct gl_cond *c, double v)
+{
+	if (c->duration)
+		return gl_fmt_dur(buf, len, (uint64_t)v);
+	if (c->lhs == LHS_BUSY)
+		snprintf(buf, len, "%.1f%%", v);
+	else if (c->lhs == LHS_AVG_DEPTH)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.0f", v);
+	return buf;
+}
+
+static const char *group_label(char *buf, size_t len, const struct gpulat_group *grp)
+{
+	char tmp[200];
+
+	switch (grp->kind) {
+	case GPULAT_G_RING:
+		snprintf(buf, len, "ring %s", gl_ring_name(grp->dev, grp->ring, tmp, sizeof(tmp)));
+		break;
+	case GPULAT_G_PROCESS:
+		snprintf(buf, len, "process %s-%d", grp->comm ? grp->comm : "<...>", grp->pid);
+		break;
+	default:
+		snprintf(buf, len, "client %llu", (unsigned long long)grp->client_id);
+		break;
+	}
+	return buf;
+}
+
+/* one condition on one group (or the whole run when @grp is NULL) */
+static int check_cond(const struct gl_gate *g, const struct gl_cond *c,
+		      const struct gl_run *r, const struct gl_run *base,
+		      const struct gpulat_group *grp, FILE *msg)
+{
+	char what[256], a[32], b[32];
+	double v, bv, limit;
+
+	if (grp)
+		group_label(what, sizeof(what), grp);
+	else
+		snprintf(what, sizeof(what), "trace");
+	if (!cond_value(c, r, grp, &v))
+		return 0;		/* no value (no complete job): nothing to gate */
+
+	if (c->relative) {
+		const struct gpulat_group *bg = grp && base ? base_group(base, grp) : NULL;
+
+		if (!base)
+			return -1;
+		if (grp && !bg)
+			return 0;	/* new in this trace: nothing to compare */
+		if (!cond_value(c, base, bg, &bv))
+			return 0;
+		limit = bv * (1.0 + c->value / 100.0);
+		if (!compare(v, c->op, limit))
+			return 0;
+		fprintf(msg, "%s: gate '%s' failed: %s %s = %s, base %s (%+.1f%%, limit %+.1f%%)\n",
+			GL_NAME, g->spec, what, c->text, fmt_value(a, sizeof(a), c, v),
+			fmt_value(b, sizeof(b), c, bv),
+			bv ? 100.0 * (v - bv) / bv : 0.0, c->value);
+		return 1;
+	}
+	if (!compare(v, c->op, c->value))
+		return 0;
+	fprintf(msg, "%s: gate '%s' failed: %s %s (is %s)\n", GL_NAME, g->spec, what, c->text,
+		fmt_value(a, sizeof(a), c, v));
+	return 1;
+}
+
+/**
+ * gl_gate_check - evaluate a gate against a run
+ * @g: the gate
+ * @r: the analysed trace
+ * @base: the --compare base, or NULL
+ * @msg: one line per failed condition goes here
+ *
+ * Return: the number of failed conditions, or -1 when the gate cannot be
+ * evaluated (relative value without --compare), after a message.
+ */
+int gl_gate_check(const struct gl_gate *g, const struct gl_run *r,
+		  const struct gl_run *base, FILE *msg)
+{
+	size_t i, k, n = gpulat_stats_ngroups(r->stats, g->kind);
+	size_t selected = 0;
+	int failed = 0, ret;
+
+	for (k = 0; k < g->ncond; k++) {
+		if (g->cond[k].relative && !base) {
+			fprintf(msg, "%s: gate '%s': %s needs --compare BASE.dat\n", GL_NAME,
+				g->spec, g->cond[k].text);
+			return -1;
+		}
+		if (g->cond[k].lhs == LHS_LOST_EVENTS || g->cond[k].lhs == LHS_STALLS) {
+			ret = check_cond(g, &g->cond[k], r, base, NULL, msg);
+			if (ret < 0)
+				return ret;
+			failed += ret;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct gpulat_group *grp = gpulat_stats_group(r->stats, g->kind, i);
+
+		if (!gate_selects(g, grp))
+			continue;
+		selected++;
+		for (k = 0; k < g->ncond; k++) {
+			if (g->cond[k].lhs == LHS_LOST_EVENTS || g->cond[k].lhs == LHS_STALLS)
+				continue;
+			ret = check_cond(g, &g->cond[k], r, base, grp, msg);
+			if (ret < 0)
+				return ret;
+			failed += ret;
+		}
+	}
+	if (!selected) {
+		fprintf(msg, "%s: gate '%s' failed: no %s in the trace matches it\n", GL_NAME,
+			g->spec, g->kind == GPULAT_G_RING ? "ring" :
+			g->kind == GPULAT_G_PROCESS ? "process" : "client");
+		failed++;
+	}
+	return failed;
+}

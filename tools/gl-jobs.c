@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Per-job output (--jobs with --json or --csv) and the bounded sample of
+ * incomplete / lost / orphan jobs the reports list.
+ *
+ * Job rows are streamed into a temporary file while the trace is read (so
+ * memory does not grow with the number of jobs) and copied into the report
+ * once reading succeeded: stdout never sees a partial report.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "gpu-latency.h"
+
+const char *gl_status_name(enum gpulat_job_status st)
+{
+	switch (st) {
+	case GPULAT_JOB_COMPLETE:
+		return "complete";
+	case GPULAT_JOB_INCOMPLETE:
+		return "incomplete";
+	case GPULAT_JOB_LOST:
+		return "lost";
+	case GPULAT_JOB_ORPHAN:
+		return "orphan";
+	}
+	return "?";
+}
+
+const char *gl_stage_name(enum gpulat_stage st)
+{
+	static const char * const names[GPULAT_ST__COUNT] = {
+		[GPULAT_ST_QUEUE]	= "queue",
+		[GPULAT_ST_RUN]		= "run",
+		[GPULAT_ST_DONE]	= "done",
+		[GPULAT_ST_SIGNAL]	= "signal",
+	};
+
+	return (unsigned int)st < GPULAT_ST__COUNT ? names[st] : "?";
+}
+
+/* ------------------------------------------------------------------------ */
+/* JSON rows                                                                  */
+
+static struct json_object *j_u64(uint64_t v)
+{
+	return v == GPULAT_NONE ? NULL : json_object_new_uint64(v);
+}
+
+static struct json_object *j_str(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *j_hex(uint64_t v)
+{
+	char buf[32];
+
+	if (!v || v == GPULAT_NONE)
+		return NULL;
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+	return json_object_new_string(buf);
+}
+
+/* the job object of --json --jobs; field names are part of the interface */
+struct json_object *gl_json_job(const struct gpulat_job *job)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *lost = json_object_new_array();
+	struct json_object *deps = json_object_new_array();
+	unsigned int i;
+	int st;
+
+	json_object_object_add(o, "index", json_object_new_uint64(job->seq));
+	json_object_object_add(o, "dev", json_object_new_string(job->dev ? job->dev : ""));
+	json_object_object_add(o, "ring", j_str(job->ring));
+	json_object_object_add(o, "pid", json_object_new_int(job->pid));
+	json_object_object_add(o, "comm", j_str(job->comm));
+	json_object_object_add(o, "client_id", j_u64(job->client_id));
+	json_object_object_add(o, "id", j_u64(job->id));
+	json_object_object_add(o, "fence_ptr", j_hex(job->fence_ptr));
+	json_object_object_add(o, "fence_ctx", j_u64(job->ctx));
+	json_object_object_add(o, "fence_seqno", j_u64(job->ctx == GPULAT_NONE ?
+							GPULAT_NONE : job->seqno));
+	json_object_object_add(o, "status", json_object_new_string(gl_status_name(job->status)));
+	for (st = 0; st < GPULAT_ST__COUNT; st++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%s_ts", gl_stage_name(st));
+		json_object_object_add(o, key, j_u64(job->ts[st]));
+		snprintf(key, sizeof(key), "%s_cpu", gl_stage_name(st));
+		json_object_object_add(o, key, job->ts[st] == GPULAT_NONE ? NULL :
+				       json_object_new_int(job->cpu[st]));
+	}
+	json_object_object_add(o, "start_ts", j_u64(job->start_ts));
+	json_object_object_add(o, "wait", j_u64(job->wait));
+	json_object_object_add(o, "hw_queue", j_u64(job->hw_queue));
+	json_object_object_add(o, "exec", j_u64(job->exec));
+	json_object_object_add(o, "total", j_u64(job->total));
+	json_object_object_add(o, "dep_wait", j_u64(job->dep_wait));
+	json_object_object_add(o, "job_count", json_object_new_uint64(job->job_count));
+	json_object_object_add(o, "hw_job_count", json_object_new_int(job->hw_job_count));
+	for (st = 0; st < GPULAT_ST__COUNT; st++) {
+		if (job->lost_stages & (1u << st))
+			json_object_array_add(lost, json_object_new_string(gl_stage_name(st)));
+	}
+	json_object_object_add(o, "lost_stages", lost);
+	for (i = 0; job->deps && i < job->n_deps; i++) {
+		const struct gpulat_dep *d = &job->deps[i];
+		struct json_object *jd = json_object_new_object();
+
+		json_object_object_add(jd, "fence_ctx", j_u64(d->ctx));
+		json_object_object_add(jd, "fence_seqno", j_u64(d->seqno));
+		json_object_object_add(jd, "fence_ptr", j_hex(d->ptr));
+		json_object_object_add(jd, "job_index", j_u64(d->job_seq));
+		json_object_object_add(jd, "dev", j_str(d->dev));
+		json_object_object_add(jd, "ring", j_str(d->ring));
+		json_object_object_add(jd, "signal_ts", j_u64(d->signal_ts));
+		json_object_object_add(jd, "unschedulable",
+				       json_object_new_boolean(d->unschedulable));
+		json_object_array_add(deps, jd);
+	}
+	json_object_object_add(o, "n_deps", json_object_new_uint64(job->n_deps));
+	json_object_object_add(o, "deps", deps);
+	return o;
+}
+
+/* ------------------------------------------------------------------------ */
+/* CSV rows                                                                   */
+
+/* RFC 4180: quote fields with a comma, quote or line break */
+void gl_csv_str(FILE *out, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* empty for "does not exist" */
+void gl_csv_u64(FILE *out, uint64_t v)
+{
+	if (v != GPULAT_NONE)
+		fprintf(out, "%llu", (unsigned long long)v);
+}
+
+#define GL_JOB_CSV_HEADER \
+	"index,dev,ring,pid,comm,client_id,id,fence_ptr,fence_ctx,fence_seqno,status," \
+	"queue_ts,queue_cpu,run_ts,run_cpu,done_ts,done_cpu,signal_ts,signal_cpu," \
+	"start_ts,wait,hw_queue,exec,total,dep_wait,job_count,hw_job_count,n_deps," \
+	"lost_stages\n"
+
+void gl_job_csv_header(FILE *out)
+{
+	fputs(GL_JOB_CSV_HEADER, out);
+}
+
+static void job_csv(FILE *out, const struct gpulat_job *job)
+{
+	bool first = true;
+	int st;
+
+	fprintf(out, "%llu,", (unsigned long long)job->seq);
+	gl_csv_str(out, job->dev);
+	fputc(',', out);
+	gl_csv_str(out, job->ring);
+	fprintf(out, ",%d,", job->pid);
+	gl_csv_str(out, job->comm);
+	fputc(',', out);
+	gl_csv_u64(out, job->client_id);
+	fputc(',', out);
+	gl_csv_u64(out, job->id);
+	fputc(',', out);
+	if (job->fence_ptr && job->fence_ptr != GPULAT_NONE)
+		fprintf(out, "0x%llx", (unsigned long long)job->fence_ptr);
+	fputc(',', out);
+	gl_csv_u64(out, job->ctx);
+	fputc(',', out);
+	gl_csv_u64(out, job->ctx == GPULAT_NONE ? GPULAT_NONE : job->seqno);
+	fprintf(out, ",%s", gl_status_name(job->status));
+	for (st = 0; st < GPULAT_ST__COUNT; st++) {
+		fputc(',', out);
+		gl_csv_u64(out, job->ts[st]);
+		fputc(',', out);
+		if (job->ts[st] != GPULAT_NONE)
+			fprintf(out, "%d", job->cpu[st]);
+	}
+	fputc(',', out);
+	gl_csv_u64(out, job->start_ts);
+	fputc(',', out);
+	gl_csv_u64(out, job->wait);
+	fputc(',', out);
+	gl_csv_u64(out, job->hw_queue);
+	fputc(',', out);
+	gl_csv_u64(out, job->exec);
+	fputc(',', out);
+	gl_csv_u64(out, job->total);
+	fputc(',', out);
+	gl_csv_u64(out, job->dep_wait);
+	fprintf(out, ",%u,%d,%u,", job->job_count, job->hw_job_count, job->n_deps);
+	for (st = 0; st < GPULAT_ST__COUNT; st++) {
+		if (!(job->lost_stages & (1u << st)))
+			continue;
+		fprintf(out, "%s%s", first ? "" : "|", gl_stage_name(st));
+		first = false;
+	}
+	fputc('\n', out);
+}
+
+/* ------------------------------------------------------------------------ */
+
+int gl_jobs_open(struct gl_run *r)
+{
+	r->jobs_tmp = tmpfile();
+	return r->jobs_tmp ? 0 : -errno;
+}
+
+int gl_jobs_write(struct gl_run *r, const struct gpulat_job *job)
+{
+	if (r->opts->format == GL_FMT_CSV) {
+		job_csv(r->jobs_tmp, job);
+	} else {
+		struct json_object *o = gl_json_job(job);
+
+		if (!o)
+			return -ENOMEM;
+		fprintf(r->jobs_tmp, "%s\n    %s", r->jobs_rows ? "," : "",
+			json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+	}
+	r->jobs_rows++;
+	return ferror(r->jobs_tmp) ? -EIO : 0;
+}
+
+/* copy the streamed rows into the report */
+int gl_jobs_copy(const struct gl_run *r, FILE *out)
+{
+	char buf[65536];
+	size_t len;
+
+	if (!r->jobs_tmp)
+		return 0;
+	if (fflush(r->jobs_tmp) || fseek(r->jobs_tmp, 0, SEEK_SET))
+		return -errno;
+	while ((len = fread(buf, 1, sizeof(buf), r->jobs_tmp)) > 0) {
+		if (fwrite(buf, 1, len, out) != len)
+			return -EIO;
+	}
+	return ferror(r->jobs_tmp) ? -EIO : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The kept sample of jobs that did not complete                               */
+
+int gl_kept_add(struct gl_kept *k, const struct gpulat_job *job)
+{
+	struct gpulat_worst *w;
+
+	if (k->n >= k->cap)
+		return 0;
+	if (!k->v) {
+		k->v = calloc(k->cap, sizeof(*k->v));
+		if (!k->v)
+			return -ENOMEM;
+	}
+	w = &k->v[k->n++];
+	memset(w, 0, sizeof(*w));
+	w->job = *job;
+	w->job.deps = NULL;
+	w->dep_wait = job->dep_wait;
+	if (job->deps && job->n_deps)
+		w->dep_ring = job->deps[0].ring;
+	return 0;
+}
+
+void gl_kept_free(struct gl_kept *k)
+{
+	free(k->v);
+	k->v = NULL;
+	k->n = 0;
+}

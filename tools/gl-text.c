@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The default text report and the --hist histograms.
+ *
+ * Durations are printed in the unit that reads best (gpulat_fmt_duration),
+ * timestamps as seconds.microseconds exactly like trace-cmd report prints
+ * them, with the CPU in brackets, so a line can be found in
+ * `trace-cmd report` or in KernelShark.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu-latency.h"
+#include "gl-table.h"
+
+#define DUR(buf, v)	gl_fmt_dur(buf, sizeof(buf), v)
+
+static const enum gpulat_metric ring_metrics[] = {
+	GPULAT_M_WAIT, GPULAT_M_HW_QUEUE, GPULAT_M_EXEC, GPULAT_M_TOTAL, GPULAT_M_DEP_WAIT,
+};
+
+/* a quantile, "~" marked when it comes from the histogram (not exact) */
+static const char *qdur(char *buf, size_t len, const struct gpulat_summary *s, uint64_t v)
+{
+	char tmp[24];
+
+	if (!s->n)
+		return "-";
+	gl_fmt_dur(tmp, sizeof(tmp), v);
+	snprintf(buf, len, "%s%s", s->exact ? "" : "~", tmp);
+	return buf;
+}
+
+static const char *ts_cpu(char *buf, size_t len, uint64_t ts, int cpu)
+{
+	char tmp[32];
+
+	if (ts == GPULAT_NONE)
+		return "-";
+	snprintf(buf, len, "%s [%03d]", gl_fmt_ts(tmp, sizeof(tmp), ts), cpu);
+	return buf;
+}
+
+static const char *proc_name(char *buf, size_t len, const char *comm, int pid)
+{
+	snprintf(buf, len, "%s-%d", comm && *comm ? comm : "<...>", pid);
+	return buf;
+}
+
+static bool any_dev(const struct gl_run *r)
+{
+	size_t i, n = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
+
+	for (i = 0; i < n; i++) {
+		const struct gpulat_group *g = gpulat_stats_group(r->stats, GPULAT_G_RING, i);
+
+		if (g->dev && *g->dev)
+			return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void print_filter(const struct gl_run *r, FILE *out)
+{
+	const struct gl_filter *f = &r->opts->filter;
+	char a[32], b[32];
+	size_t i;
+
+	if (!gl_filter_active(f))
+		return;
+	fprintf(out, "  %-12s", "filter");
+	for (i = 0; i < f->devs.n; i++)
+		fprintf(out, " dev=%s", f->devs.v[i]);
+	for (i = 0; i < f->rings.n; i++)
+		fprintf(out, " ring=%s", f->rings.v[i]);
+	for (i = 0; i < f->npids; i++)
+		fprintf(out, " pid=%d", f->pids[i]);
+	for (i = 0; i < f->comms.n; i++)
+		fprintf(out, " comm=%s", f->comms.v[i]);
+	if (f->start_ns || f->end_ns != UINT64_MAX)
+		fprintf(out, " window=%s..%s", f->start_ns ? gl_fmt_ts(a, sizeof(a), f->start_ns)
+			: "start", f->end_ns != UINT64_MAX ? gl_fmt_ts(b, sizeof(b), f->end_ns)
+			: "end");
+	fprintf(out, " (%llu of %llu jobs)\n", (unsigned long long)r->jobs,
+		(unsigned long long)r->jobs_seen);
+}
+
+static void print_header(const struct gl_run *r, FILE *out)
+{
+	size_t i, nr = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
+	size_t nd = gpulat_stats_ngroups(r->stats, GPULAT_G_DEVICE);
+	char a[32], b[32], c[32], label[4096];
+
+	fprintf(out, "%s: %s\n", GL_NAME, gl_run_label(r, label, sizeof(label)));
+	fprintf(out, "  %-12s %s\n", "kernel era", gpulat_era_name(r->era));
+	fprintf(out, "  %-12s %s - %s (%s)\n", "span", gl_fmt_ts(a, sizeof(a), r->first_ts),
+		gl_fmt_ts(b, sizeof(b), r->last_ts), DUR(c, r->last_ts - r->first_ts));
+
+	fprintf(out, "  %-12s", "devices");
+	if (!any_dev(r))
+		fprintf(out, " - (this kernel era's events carry no device)");
+	for (i = 0; i < nd; i++) {
+		const struct gpulat_group *g = gpulat_stats_group(r->stats, GPULAT_G_DEVICE, i);
+
+		if (g->dev && *g->dev)
+			fprintf(out, "%s %s", i ? "," : "", g->dev);
+	}
+	fputc('\n', out);
+
+	fprintf(out, "  %-12s %zu:", "rings", nr);
+	for (i = 0; i < nr; i++) {
+		const struct gpulat_group *g = gpulat_stats_group(r->stats, GPULAT_G_RING, i);
+
+		fprintf(out, "%s %s", i ? "," : "", gl_ring_name(g->dev, g->ring, label,
+								  sizeof(label)));
+	}
+	fputc('\n', out);
+
+	fprintf(out, "  %-12s %llu (%llu complete, %llu incomplete, %llu lost, %llu orphan)\n",
+		"jobs", (unsigned long long)r->jobs,
+		(unsigned long long)(r->jobs - r->n_incomplete - r->n_lost - r->n_orphan),
+		(unsigned long long)r->n_incomplete, (unsigned long long)r->n_lost,
+		(unsigned long long)r->n_orphan);
+	fprintf(out, "  %-12s %d\n", "CPUs", r->cpus);
+	fprintf(out, "  %-12s %llu (%llu GPU)\n", "events", (unsigned long long)r->events,
+		(unsigned long long)r->gpu_events);
+	fprintf(out, "  %-12s %llu", "lost events", (unsigned long long)r->lost_events);
+	if (r->lost_unknown)
+		fprintf(out, " (in %llu ring-buffer overruns)",
+			(unsigned long long)r->lost_unknown);
+	fputc('\n', out);
+	print_filter(r, out);
+}
+
+static int print_rings(const struct gl_run *r, FILE *out)
+{
+	static const char * const h1[] = {
+		"ring", "jobs", "complete", "incomplete", "lost", "busy", "busy%",
+		"max depth", "avg depth",
+	};
+	static const char * const h2[] = {
+		"ring", "stage", "n", "min", "mean", "p50", "p90", "p99", "max",
+		"max at (done [cpu])",
+	};
+	size_t i, k, n = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
+	struct gl_table t1, t2;
+	char name[256], a[32], b[32];
+	bool approx = false;
+	int ret;
+
+	gl_table_init(&t1, "lrrrrrrrr", h1);
+	gl_table_init(&t2, "llrrrrrrrl", h2);
+	for (i = 0; i < n; i++) {
+		const struct gpulat_group *g = gpulat_stats_group(r->stats, GPULAT_G_RING, i);
+
+		gl_ring_name(g->dev, g->ring, name, sizeof(name));
+		gl_table_cell(&t1, "%s", name);
+		gl_table_cell(&t1, "%llu", (unsigned long long)g->jobs);
+		gl_table_cell(&t1, "%llu", (unsigned long long)g->complete);
+		gl_table_cell(&t1, "%llu", (unsigned long long)g->incomplete);
+		gl_table_cell(&t1, "%llu", (unsigned long long)g->lost);
+		gl_table_cell(&t1, "%s", DUR(a, g->busy_ns));
+		gl_table_cell(&t1, "%.1f%%", g->busy_pct);
+		gl_table_cell(&t1, "%u", g->max_depth);
+		gl_table_cell(&t1, "%.2f", g->avg_depth);
+
+		for (k = 0; k < sizeof(ring_metrics) / sizeof(ring_metrics[0]); k++) {
+			const struct gpulat_summary *s = &g->m[ring_metrics[k]];
+			char q[4][32];
+
+			/* dep_wait only where a job of the ring had dependencies */
+			if (ring_metrics[k] == GPULAT_M_DEP_WAIT && (!s->n || !s->max))
+				continue;
+			if (s->n && !s->exact)
+				approx = true;
+			gl_table_cell(&t2, "%s", k ? "" : name);
+			gl_table_cell(&t2, "%s", gpulat_metric_name(ring_metrics[k]));
+			gl_table_cell(&t2, "%llu", (unsigned long long)s->n);
+			gl_table_cell(&t2, "%s", s->n ? DUR(a, s->min) : "-");
+			gl_table_cell(&t2, "%s", s->n ? DUR(b, s->mean) : "-");
+			gl_table_cell(&t2, "%s", qdur(q[0], sizeof(q[0]), s, s->p50));
+			gl_table_cell(&t2, "%s", qdur(q[1], sizeof(q[1]), s, s->p90));
+			gl_table_cell(&t2, "%s", qdur(q[2], sizeof(q[2]), s, s->p99));
+			gl_table_cell(&t2, "%s", s->n ? DUR(q[3], s->max) : "-");
+			gl_table_cell(&t2, "%s", s->n ? ts_cpu(name, sizeof(name), s->max_ts,
+							       s->max_cpu) : "-");
+			gl_ring_name(g->dev, g->ring, name, sizeof(name));
+		}
+	}
+	fprintf(out, "\nRings (busy = union of [start, done] over the span; depth = jobs queued "
+		"and not done)\n");
+	ret = gl_table_print(&t1, out, "  ");
+	if (!ret) {
+		fprintf(out, "\nRing latency (wait = queue->run, hw_queue = run->start on the ring, "
+			"exec = start->done, total = queue->done)\n");
+		ret = gl_table_print(&t2, out, "  ");
+	}
+	if (approx)
+		fprintf(out, "  ~ quantile from the histogram, within %.1f%% of the exact value\n",
+			100.0 * GPULAT_REL_ERROR);
+	gl_table_free(&t1);
+	gl_table_free(&t2);
+	return ret;
+}
+
+/* per-process and per-client tables share their columns */
+static int print_owners(const struct gl_run *r, FILE *out, enum gpulat_group_kind kind)
+{
+	static const char * const hp[] = {
+		"process", "jobs", "incomplete", "wait p50", "wait p99", "total p50",
+		"total p90", "total p99", "total max", "max at (done [cpu])",
+	};
+	static const char * const hc[] = {
+		"client", "jobs", "incomplete", "wait p50", "wait p99", "total p50",
+		"total p90", "total p99", "total max", "max at (done [cpu])",
+	};
+	size_t i, n = gpulat_stats_ngroups(r->stats, kind);
+	char q[7][64];
+	struct gl_table t;
+	size_t rows = 0;
+	int ret;
+
+	gl_table_init(&t, "lrrrrrrrrl", kind == GPULAT_G_CLIENT ? hc : hp);
+	for (i = 0; i < n; i++) {
+		const struct gpulat_group *g = gpulat_stats_group(r->stats, kind, i);
+		const struct gpulat_summary *w = &g->m[GPULAT_M_WAIT];
+		const struct gpulat_summary *s = &g->m[GPULAT_M_TOTAL];
+
+		if (kind == GPULAT_G_CLIENT) {
+			if (g->client_id == GPULAT_NONE)
+				continue;
+			gl_table_cell(&t, "%llu", (unsigned long long)g->client_id);
+		} else {
+			gl_table_cell(&t, "%s", proc_name(q[0], sizeof(q[0]), g->comm, g->pid));
+		}
+		gl_table_cell(&t, "%llu", (unsigned long long)g->jobs);
+		gl_table_cell(&t, "%llu", (unsigned long long)(g->incomplete + g->lost));
+		gl_table_cell(&t, "%s", qdur(q[1], sizeof(q[1]), w, w->p50));
+		gl_table_cell(&t, "%s", qdur(q[2], sizeof(q[2]), w, w->p99));
+		gl_table_cell(&t, "%s", qdur(q[3], sizeof(q[3]), s, s->p50));
+		gl_table_cell(&t, "%s", qdur(q[4], sizeof(q[4]), s, s->p90));
+		gl_table_cell(&t, "%s", qdur(q[5], sizeof(q[5]), s, s->p99));
+		gl_table_cell(&t, "%s", s->n ? DUR(q[6], s->max) : "-");
+		gl_table_cell(&t, "%s", s->n ? ts_cpu(q[0], sizeof(q[0]), s->max_ts, s->max_cpu)
+			      : "-");
+		rows++;
+	}
+	ret = 0;
+	if (rows) {
+		fprintf(out, "\n%s\n", kind == GPULAT_G_CLIENT ?
+			"Clients (drm client_id of the queue event)" :
+			"Processes (submitter = pid/comm of the queue event)");
+		ret = gl_table_print(&t, out, "  ");
+	}
+	gl_table_free(&t);
+	return ret;
+}
+
+/* one table row per job: ring, process, durations, every stage with its CPU */
+static void job_row(struct gl_table *t, const struct gpulat_job *j, const char *rank)
+{
+	char buf[256];
+	int st;
+
+	gl_table_cell(t, "%s", rank);
+	gl_table_cell(t, "%s", gl_ring_name(j->dev, j->ring, buf, sizeof(buf)));
+	gl_table_cell(t, "%s", proc_name(buf, sizeof(buf), j->comm, j->pid));
+	gl_table_cell(t, "%s", DUR(buf, j->total));
+	gl_table_cell(t, "%s", DUR(buf, j->wait));
+	gl_table_cell(t, "%s", DUR(buf, j->hw_queue));
+	gl_table_cell(t, "%s", DUR(buf, j->exec));
+	gl_table_cell(t, "%s", DUR(buf, j->dep_wait));
+	for (st = 0; st < GPULAT_ST__COUNT; st++)
+		gl_table_cell(t, "%s", ts_cpu(buf, sizeof(buf), j->ts[st], j->cpu[st]));
+}
+
+static const char * const job_head[] = {
+	"#", "ring", "process", "total", "wait", "hw_queue", "exec", "dep_wait",
+	"queue [cpu]", "run [cpu]", "done [cpu]", "signal [cpu]",
+};
+#define JOB_ALIGN	"rllrrrrrllll"
+
+static int print_worst(const struct gl_run *r, FILE *out)
+{
+	size_t i, n = gpulat_stats_nworst(r->stats);
+	struct gl_table t;
+	char rank[32];
+	int ret;
+
+	if (!n)
+		return 0;
+	gl_table_init(&t, JOB_ALIGN, job_head);
+	for (i = 0; i < n; i++) {
+		snprintf(rank, sizeof(rank), "%zu", i + 1);
+		job_row(&t, &gpulat_stats_worst(r->stats, i)->job, rank);
+	}
+	fprintf(out, "\nWorst %zu jobs by %s\n", n, gpulat_metric_name(r->opts->stats.worst_by));
+	ret = gl_table_print(&t, out, "  ");
+	gl_table_free(&t);
+	return ret;
+}
+
+static int print_depwaits(const struct gl_run *r, FILE *out)
+{
+	static const char * const h[] = {
+		"ring", "waited on", "jobs", "total", "mean", "max", "max at (queue)",
+	};
+	size_t i, n = gpulat_stats_ndepwaits(r->stats);
+	char a[256], b[32];
+	struct gl_table t;
+	int ret;
+
+	if (!n)
+		return 0;
+	gl_table_init(&t, "llrrrrl", h);
+	for (i = 0; i < n; i++) {
+		const struct gpulat_depwait *d = gpulat_stats_depwait(r->stats, i);
+
+		gl_table_cell(&t, "%s", gl_ring_name(d->dev, d->ring, a, sizeof(a)));
+		gl_table_cell(&t, "%s", d->dep_ring ? gl_ring_name(d->dep_dev, d->dep_ring, a,
+								   sizeof(a)) :
+			      "(untraced fence)");
+		gl_table_cell(&t, "%llu", (unsigned long long)d->count);
+		gl_table_cell(&t, "%s", DUR(b, d->total_ns));
+		gl_table_cell(&t, "%s", DUR(b, d->count ? d->total_ns / d->count : 0));
+		gl_table_cell(&t, "%s", DUR(b, d->max_ns));
+		gl_table_cell(&t, "%s", gl_fmt_ts(b, sizeof(b), d->max_ts));
+	}
+	fprintf(out, "\nDependency waits (time a job's queue->run waited for another job's fence)\n");
+	ret = gl_table_print(&t, out, "  ");
+	gl_table_free(&t);
+	return ret;
+}
+
+static int cmp_stall(const void *a, const void *b)
+{
+	const struct gpulat_stall *x = *(const struct gpulat_stall * const *)a;
+	const struct gpulat_stall *y = *(const struct gpulat_stall * const *)b;
+	uint64_t gx = x->end_ts - x->start_ts, gy = y->end_ts - y->start_ts;
+
+	if (gx != gy)
+		return gx > gy ? -1 : 1;
+	return x->start_ts < y->start_ts ? -1 : x->start_ts > y->start_ts;
+}
+
+static int print_stalls(const struct gl_run *r, FILE *out)
+{
+	static const char * const h[] = {
+		"kind", "ring / process", "gap", "from [cpu]", "to [cpu]",
+	};
+	size_t i, n = gpulat_stats_nstalls(r->stats), shown;
+	const struct gpulat_stall **v;
+	char a[256], thr[32];
+	struct gl_table t;
+	int ret = 0;
+
+	gl_fmt_dur(thr, sizeof(thr), r->opts->stats.stall_threshold_ns);
+	if (!n) {
+		fprintf(out, "\nStalls longer than %s: none\n", thr);
+		return 0;
+	}
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < n; i++)
+		v[i] = gpulat_stats_stall(r->stats, i);
+	qsort(v, n, sizeof(*v), cmp_stall);
+	shown = n < r->opts->top ? n : r->opts->top;
+
+	gl_table_init(&t, "llrll", h);
+	for (i = 0; i < shown; i++) {
+		const struct gpulat_stall *s = v[i];
+
+		if (s->kind == GPULAT_STALL_SUBMIT_GAP) {
+			gl_table_cell(&t, "submit gap");
+			gl_table_cell(&t, "%s", proc_name(a, sizeof(a), s->comm, s->pid));
+		} else {
+			gl_table_cell(&t, "ring idle");
+			gl_table_cell(&t, "%s", gl_ring_name(s->dev, s->ring, a, sizeof(a)));
+		}
+		gl_table_cell(&t, "%s", DUR(a, s->end_ts - s->start_ts));
+		gl_table_cell(&t, "%s", ts_cpu(a, sizeof(a), s->start_ts, s->start_cpu));
+		gl_table_cell(&t, "%s", ts_cpu(a, sizeof(a), s->end_ts, s->end_cpu));
+	}
+	fprintf(out, "\nStalls longer than %s (%zu; the %zu longest)\n", thr, n, shown);
+	ret = gl_table_print(&t, out, "  ");
+	gl_table_free(&t);
+	free(v);
+	return ret;
+}
+
+static const char * const inc_head[] = {
+	"status", "ring", "process", "total", "wait", "hw_queue", "exec", "dep_wait",
+	"queue [cpu]", "run [cpu]", "done [cpu]", "signal [cpu]", "lost stages",
+};
+
+static int print_incomplete(const struct gl_run *r, FILE *out)
+{
+	uint64_t n = r->n_incomplete + r->n_lost + r->n_orphan;
+	struct gl_table t;
+	char rank[32];
+	size_t i;
+	int ret;
+
+	if (!n) {
+		fprintf(out, "\nIncomplete jobs: none\n");
+		return 0;
+	}
+	fprintf(out, "\nIncomplete jobs: %llu (%llu no done by the end of the trace, %llu in "
+		"lost-event windows, %llu missing a stage)\n", (unsigned long long)n,
+		(unsigned long long)r->n_incomplete, (unsigned long long)r->n_lost,
+		(unsigned long long)r->n_orphan);
+	gl_table_init(&t, "lllrrrrrlllll", inc_head);
+	for (i = 0; i < r->kept.n; i++) {
+		const struct gpulat_job *j = &r->kept.v[i].job;
+		char lost[64] = "";
+		int st;
+
+		snprintf(rank, sizeof(rank), "%s", gl_status_name(j->status));
+		job_row(&t, j, rank);
+		for (st = 0; st < GPULAT_ST__COUNT; st++) {
+			if (j->lost_stages & (1u << st))
+				snprintf(lost + strlen(lost), sizeof(lost) - strlen(lost), "%s%s",
+					 *lost ? "," : "", gl_stage_name(st));
+		}
+		gl_table_cell(&t, "%s", *lost ? lost : "-");
+	}
+	ret = gl_table_print(&t, out, "  ");
+	if (n > r->kept.n)
+		fprintf(out, "  ... %llu more (--top N shows more; --jobs lists every job)\n",
+			(unsigned long long)(n - r->kept.n));
+	gl_table_free(&t);
+	return ret;
+}
+
+/**
+ * gl_text_report - the default report
+ * @r: a run after gl_run_read()
+ * @out: where to write
+ *
+ * Return: 0, or a negative errno.
+ */
+int gl_text_report(const struct gl_run *r, FILE *out)
+{
+	int ret;
+
+	print_header(r, out);
+	ret = print_rings(r, out);
+	if (!ret)
+		ret = print_owners(r, out, GPULAT_G_PROCESS);
+	if (!ret)
+		ret = print_owners(r, out, GPULAT_G_CLIENT);
+	if (!ret)
+		ret = print_worst(r, out);
+	if (!ret)
+		ret = print_depwaits(r, out);
+	if (!ret)
+		ret = print_stalls(r, out);
+	if (!ret)
+		ret = print_incomplete(r, out);
+	if (!ret && r->opts->hist)
+		ret = gl_text_hist(r, out);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* --hist                                                                     */
+
+#define HIST_BAR	40
+
+/* bucket i holds 2^(i-1) <= v < 2^i ns; bucket 0 holds v == 0 */
+static uint64_t bucket_lo(int i)
+{
+	return i ? 1ULL << (i - 1) : 0;
+}
+
+static void print_hist(const struct gpulat_hist *h, FILE *out)
+{
+	int i, lo = -1, hi = -1;
+	uint64_t max = 0;
+	struct gl_table t;
+
+	for (i = 0; i < GPULAT_HIST_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		if (lo < 0)
+			lo = i;
+		hi = i;
+		if (h->bucket[i] > max)
+			max = h->bucket[i];
+	}
+	if (lo < 0) {
+		fprintf(out, "    (no values)\n");
+		return;
+	}
+	gl_table_init(&t, "rrrl", (const char * const[]){ "from", "to", "count",
+							  "distribution" });
+	for (i = lo; i <= hi; i++) {
+		char a[32], b[32], bar[HIST_BAR + 1];
+		int len = (int)((h->bucket[i] * HIST_BAR + max - 1) / max);
+
+		memset(bar, '*', (size_t)len);
+		bar[len] = '\0';
+		gl_table_cell(&t, "%s", gl_fmt_dur(a, sizeof(a), bucket_lo(i)));
+		if (i == GPULAT_HIST_BUCKETS - 1)
+			gl_table_cell(&t, "inf");
+		else
+			gl_table_cell(&t, "%s", gl_fmt_dur(b, sizeof(b), bucket_lo(i + 1)));
+		gl_table_cell(&t, "%llu", (unsigned long long)h->bucket[i]);
+		gl_table_cell(&t, "|%-*s|", HIST_BAR, bar);
+	}
+	gl_table_print(&t, out, "    ");
+	gl_table_free(&t);
+}
+
+int gl_text_hist(const struct gl_run *r, FILE *out)
+{
+	size_t i, k, n = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
+	char name[256];
+
+	fprintf(out, "\nHistograms (log2 buckets: from <= value < to)\n");
+	for (i = 0; i < n; i++) {
+		const struct gpulat_group *g = gpulat_stats_group(r->stats, GPULAT_G_RING, i);
+
+		for (k = 0; k < sizeof(ring_metrics) / sizeof(ring_metrics[0]); k++) {
+			const struct gpulat_summary *s = &g->m[ring_metrics[k]];
+
+			if (!s->n)
+				continue;
+			if (ring_metrics[k] == GPULAT_M_DEP_WAIT && !s->max)
+				continue;
+			fprintf(out, "\n  %s %s (n=%llu)\n",
+				gl_ring_name(g->dev, g->ring, name, sizeof(name)),
+				gpulat_metric_name(ring_metrics[k]), (unsigned long long)s->n);
+			print_hist(&g->h[ring_metrics[k]], out);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Durations and timestamps: parsing options, printing like trace-cmd report.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu-latency.h"
+
+/*
+ * Parse "123", "123.456" into an integer part and a fraction scaled to
+ * @scale (so "1.5" with scale 1000 gives 1500). Exact: no floating point.
+ */
+static int parse_fixed(const char *s, uint64_t scale, uint64_t *out, const char **end)
+{
+	uint64_t ipart = 0, frac = 0, div = 1;
+	const char *p = s;
+	bool digits = false;
+
+	while (isdigit((unsigned char)*p)) {
+		if (ipart > (UINT64_MAX - 9) / 10)
+			return -ERANGE;
+		ipart = ipart * 10 + (uint64_t)(*p - '0');
+		digits = true;
+		p++;
+	}
+	if (*p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p)) {
+			/* digits beyond the scale's precision are dropped */
+			if (div < scale) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				div *= 10;
+			}
+			digits = true;
+			p++;
+		}
+	}
+	if (!digits)
+		return -EINVAL;
+	if (ipart > UINT64_MAX / scale)
+		return -ERANGE;
+	*out = ipart * scale + frac * (scale / div);
+	*end = p;
+	return 0;
+}
+
+/**
+ * gl_parse_duration - parse "5ms", "12.5us", "250ns", "1.5s" or a bare number of ns
+ * @s: the text
+ * @ns: the result
+ *
+ * Return: 0, or -EINVAL / -ERANGE.
+ */
+int gl_parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char	*unit;
+		uint64_t	scale;
+	} units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+		{ "", 1 },
+	};
+	const char *end;
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		uint64_t v;
+		int ret;
+
+		ret = parse_fixed(s, units[i].scale, &v, &end);
+		if (ret < 0)
+			return ret;
+		if (strcmp(end, units[i].unit) == 0) {
+			*ns = v;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* "1234.567890" seconds, as trace-cmd report prints them, to ns */
+int gl_parse_seconds(const char *s, uint64_t *ns)
+{
+	const char *end;
+	int ret;
+
+	ret = parse_fixed(s, 1000000000ULL, ns, &end);
+	if (ret < 0)
+		return ret;
+	return *end ? -EINVAL : 0;
+}
+
+/* seconds.microseconds, the way trace-cmd report prints a timestamp */
+const char *gl_fmt_ts(char *buf, size_t len, uint64_t ts)
+{
+	if (ts == GPULAT_NONE)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ts / 1000000000ULL),
+			 (unsigned long long)(ts % 1000000000ULL / 1000));
+	return buf;
+}
+
+const char *gl_fmt_dur(char *buf, size_t len, uint64_t ns)
+{
+	if (ns == GPULAT_NONE) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	return gpulat_fmt_duration(buf, len, ns);
+}
+
+/* "gfx", or "0000:03:00.0/gfx" when the ring has a device */
+const char *gl_ring_name(const char *dev, const char *ring, char *buf, size_t len)
+{
+	if (!ring)
+		ring = "?";
+	if (dev && *dev)
+		snprintf(buf, len, "%s/%s", dev, ring);
+	else
+		snprintf(buf, len, "%s", ring);
+	return buf;
+}

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace-cmd gpu-latency - GPU job latency report for trace-cmd data files
+ *
+ * main(): parse the options, read the input(s) and the --compare base, render
+ * the report into a temporary file, and only when everything succeeded copy it
+ * to stdout (or -o FILE) and check the --fail-if gates.
+ *
+ * Exit codes: 0 ok, 1 error (nothing on stdout), 3 a --fail-if gate failed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "gpu-latency.h"
+
+#ifndef GST_VERSION
+#define GST_VERSION "0.0"
+#endif
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"usage: trace-cmd gpu-latency [OPTIONS] [trace.dat ...]\n"
+"       trace-cmd-gpu-latency [OPTIONS] [trace.dat ...]\n"
+"\n"
+"GPU job latency report: per ring, process and client; percentiles, worst jobs\n"
+"with timestamps and CPUs, dependency waits, stalls, incomplete jobs.\n"
+"Reads trace.dat when no file is given; several files are merged in time.\n"
+"\n"
+"Output:\n"
+"  --json              the report as JSON (stable field names, see the man page)\n"
+"  --csv               the report as CSV (one row per group and metric)\n"
+"  --jobs              with --json/--csv: every job with its stage timestamps\n"
+"  --hist              log2 histograms of wait, hw_queue, exec, total per ring\n"
+"  --top N             worst jobs, stalls and incomplete jobs listed (default 10)\n"
+"  --by METRIC         rank worst jobs by wait|hw_queue|exec|total|dep_wait\n"
+"                      (default total)\n"
+"  --threshold DUR     stall threshold (default 16.667ms, one 60 Hz frame);\n"
+"                      DUR like 500us, 5ms, 1.5s (no unit: ns)\n"
+"  -o FILE             write the report to FILE instead of stdout\n"
+"\n"
+"Filters (repeatable or comma lists; jobs are linked first, then filtered):\n"
+"  --dev DEV           device, e.g. 0000:03:00.0 (6.17+ traces)\n"
+"  --ring RING         ring name, e.g. gfx (0x... pointer before 5.19)\n"
+"  --pid PID           submitting process\n"
+"  --comm COMM         submitting command name\n"
+"  --start SECONDS     only jobs first seen at or after this timestamp\n"
+"  --end SECONDS       ... and at or before this one (timestamps as printed\n"
+"                      by trace-cmd report, e.g. 1234.567890)\n"
+"\n"
+"Comparison and CI gates:\n"
+"  --compare BASE.dat  per-ring deltas of the input(s) against BASE.dat\n"
+"  --fail-if SPEC      exit 3 when SPEC holds, e.g. 'ring=gfx,p99.exec>5ms',\n"
+"                      'busy>90%%', 'incomplete>0', 'p99.total>+10%%' (with\n"
+"                      --compare); repeatable. See the man page for the grammar.\n"
+"\n"
+"Other:\n"
+"  -i FILE             input file (like trace-cmd report -i); repeatable\n"
+"  -q, --quiet         no warnings on stderr\n"
+"  -V, --version       print the version\n"
+"  -h, --help          this help\n"
+"\n"
+"Exit status: 0 ok, 1 error (one line on stderr, nothing on stdout),\n"
+"3 a --fail-if gate failed (the report is still printed).\n");
+}
+
+enum {
+	OPT_JSON = 256, OPT_CSV, OPT_JOBS, OPT_HIST, OPT_TOP, OPT_BY, OPT_THRESHOLD,
+	OPT_DEV, OPT_RING, OPT_PID, OPT_COMM, OPT_START, OPT_END, OPT_COMPARE,
+	OPT_FAIL_IF,
+};
+
+static const struct option long_opts[] = {
+	{ "json",	no_argument,		NULL, OPT_JSON },
+	{ "csv",	no_argument,		NULL, OPT_CSV },
+	{ "jobs",	no_argument,		NULL, OPT_JOBS },
+	{ "hist",	no_argument,		NULL, OPT_HIST },
+	{ "top",	required_argument,	NULL, OPT_TOP },
+	{ "by",		required_argument,	NULL, OPT_BY },
+	{ "threshold",	required_argument,	NULL, OPT_THRESHOLD },
+	{ "dev",	required_argument,	NULL, OPT_DEV },
+	{ "ring",	required_argument,	NULL, OPT_RING },
+	{ "pid",	required_argument,	NULL, OPT_PID },
+	{ "comm",	required_argument,	NULL, OPT_COMM },
+	{ "start",	required_argument,	NULL, OPT_START },
+	{ "end",	required_argument,	NULL, OPT_END },
+	{ "compare",	required_argument,	NULL, OPT_COMPARE },
+	{ "fail-if",	required_argument,	NULL, OPT_FAIL_IF },
+	{ "quiet",	no_argument,		NULL, 'q' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ NULL,		0,			NULL, 0 },
+};
+
+static int bad_opt(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "%s: %s '%s': %s (see --help)\n", GL_NAME, opt, val, why);
+	return -1;
+}
+
+static int add_file(struct gl_opts *o, const char *path)
+{
+	const char **tmp = realloc(o->files, (o->nfiles + 1) * sizeof(*tmp));
+
+	if (!tmp)
+		return -1;
+	o->files = tmp;
+	o->files[o->nfiles++] = path;
+	return 0;
+}
+
+static int metric_by_name(const char *s, enum gpulat_metric *m)
+{
+	int i;
+
+	for (i = 0; i < GPULAT_M__COUNT; i++) {
+		if (!strcmp(s, gpulat_metric_name(i))) {
+			*m = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Return: 0 to go on, 1 for --help/--version done, -1 on a usage error */
+static int parse_args(struct gl_opts *o, int argc, char **argv, const char **outfile)
+{
+	char err[512];
+	int c;
+
+	gl_filter_init(&o->filter);
+	gpulat_stats_opts_init(&o->stats);
+	o->top = 10;
+
+	while ((c = getopt_long(argc, argv, "i:o:qhV", long_opts, NULL)) != -1) {
+		uint64_t v;
+		char *end;
+
+		switch (c) {
+		case 'i':
+			if (add_file(o, optarg) < 0)
+				return -1;
+			break;
+		case 'o':
+			*outfile = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'V':
+			printf("trace-cmd gpu-latency (gpu-sched-trace) %s\n", GST_VERSION);
+			return 1;
+		case OPT_JSON:
+			o->format = GL_FMT_JSON;
+			break;
+		case OPT_CSV:
+			o->format = GL_FMT_CSV;
+			break;
+		case OPT_JOBS:
+			o->jobs = true;
+			break;
+		case OPT_HIST:
+			o->hist = true;
+			break;
+		case OPT_TOP:
+			v = strtoull(optarg, &end, 10);
+			if (!*optarg || *end || v > 100000)
+				return bad_opt("--top", optarg, "expected a count (0-100000)");
+			o->top = (unsigned int)v;
+			o->stats.top_n = (unsigned int)v;
+			break;
+		case OPT_BY:
+			if (metric_by_name(optarg, &o->stats.worst_by) < 0)
+				return bad_opt("--by", optarg,
+					       "expected wait, hw_queue, exec, total or dep_wait");
+			break;
+		case OPT_THRESHOLD:
+			if (gl_parse_duration(optarg, &o->stats.stall_threshold_ns) < 0)
+				return bad_opt("--threshold", optarg,
+					       "expected a duration like 500us, 5ms, 1.5s");
+			break;
+		case OPT_DEV:
+			if (gl_strlist_add(&o->filter.devs, optarg) < 0)
+				return -1;
+			break;
+		case OPT_RING:
+			if (gl_strlist_add(&o->filter.rings, optarg) < 0)
+				return -1;
+			break;
+		case OPT_COMM:
+			if (gl_strlist_add(&o->filter.comms, optarg) < 0)
+				return -1;
+			break;
+		case OPT_PID:
+			if (gl_filter_add_pids(&o->filter, optarg) < 0)
+				return bad_opt("--pid", optarg, "expected process ids");
+			break;
+		case OPT_START:
+			if (gl_parse_seconds(optarg, &o->filter.start_ns) < 0)
+				return bad_opt("--start", optarg,
+					       "expected seconds like trace-cmd report prints "
+					       "them (1234.567890)");
+			break;
+		case OPT_END:
+			if (gl_parse_seconds(optarg, &o->filter.end_ns) < 0)
+				return bad_opt("--end", optarg,
+					       "expected seconds like trace-cmd report prints "
+					       "them (1234.567890)");
+			break;
+		case OPT_COMPARE:
+			o->compare = optarg;
+			break;
+		case OPT_FAIL_IF: {
+			struct gl_gate **tmp, *g;
+
+			g = gl_gate_parse(optarg, err, sizeof(err));
+			if (!g)
+				return bad_opt("--fail-if", optarg, err);
+			tmp = realloc(o->gates, (o->ngates + 1) * sizeof(*tmp));
+			if (!tmp) {
+				gl_gate_free(g);
+				return -1;
+			}
+			o->gates = tmp;
+			o->gates[o->ngates++] = g;
+			break;
+		}
+		default:
+			fprintf(stderr, "%s: see --help\n", GL_NAME);
+			return -1;
+		}
+	}
+	for (; optind < argc; optind++) {
+		if (add_file(o, argv[optind]) < 0)
+			return -1;
+	}
+	if (!o->nfiles && add_file(o, "trace.dat") < 0)
+		return -1;
+	if (o->filter.end_ns < o->filter.start_ns) {
+		fprintf(stderr, "%s: --end is before --start\n", GL_NAME);
+		return -1;
+	}
+	if (o->jobs && o->format == GL_FMT_TEXT) {
+		fprintf(stderr, "%s: --jobs needs --json or --csv\n", GL_NAME);
+		return -1;
+	}
+	for (size_t i = 0; i < o->ngates; i++) {
+		if (gl_gate_needs_base(o->gates[i]) && !o->compare) {
+			fprintf(stderr, "%s: --fail-if with a relative value (+N%%) needs "
+				"--compare BASE.dat\n", GL_NAME);
+			return -1;
+		}
+	}
+	if (o->jobs && o->compare) {
+		fprintf(stderr, "%s: --jobs and --compare do not go together\n", GL_NAME);
+		return -1;
+	}
+	return 0;
+}
+
+static void free_opts(struct gl_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->ngates; i++)
+		gl_gate_free(o->gates[i]);
+	free(o->gates);
+	free(o->files);
+	gl_filter_free(&o->filter);
+}
+
+static int copy_out(FILE *tmp, const char *outfile)
+{
+	FILE *out = stdout;
+	char buf[65536];
+	size_t len;
+	int ret = 0;
+
+	if (fflush(tmp) || fseek(tmp, 0, SEEK_SET))
+		return -1;
+	if (outfile) {
+		out = fopen(outfile, "w");
+		if (!out) {
+			fprintf(stderr, "%s: %s: %s\n", GL_NAME, outfile, strerror(errno));
+			return -1;
+		}
+	}
+	while ((len = fread(buf, 1, sizeof(buf), tmp)) > 0) {
+		if (fwrite(buf, 1, len, out) != len) {
+			ret = -1;
+			break;
+		}
+	}
+	if (fflush(out) || ferror(out))
+		ret = -1;
+	if (ret < 0)
+		fprintf(stderr, "%s: %s: write error: %s\n", GL_NAME,
+			outfile ? outfile : "stdout", strerror(errno));
+	if (outfile && fclose(out))
+		ret = -1;
+	return ret;
+}
+
+static int render(const struct gl_run *run, const struct gl_run *base, FILE *tmp)
+{
+	if (base)
+		return gl_compare_report(base, run, tmp);
+	switch (run->opts->format) {
+	case GL_FMT_JSON:
+		return gl_json_report(run, tmp);
+	case GL_FMT_CSV:
+		return gl_csv_report(run, tmp);
+	default:
+		return gl_text_report(run, tmp);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct gl_run run = { 0 }, base = { 0 };
+	const char *outfile = NULL;
+	struct gl_opts o = { 0 };
+	int ret = GL_EXIT_ERROR;
+	bool have_base = false;
+	FILE *tmp = NULL;
+	int failed = 0;
+	size_t i;
+
+	switch (parse_args(&o, argc, argv, &outfile)) {
+	case 0:
+		break;
+	case 1:
+		free_opts(&o);
+		return GL_EXIT_OK;
+	default:
+		free_opts(&o);
+		return GL_EXIT_ERROR;
+	}
+	/* libtracecmd's own messages would break the one-line error rule */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+
+	if (gl_run_init(&run, &o, o.files, o.nfiles) < 0) {
+		fprintf(stderr, "%s: %s\n", GL_NAME, strerror(ENOMEM));
+		goto out;
+	}
+	if (gl_run_read(&run) < 0)
+		goto out;
+	if (o.compare) {
+		have_base = true;
+		if (gl_run_init(&base, &o, &o.compare, 1) < 0) {
+			fprintf(stderr, "%s: %s\n", GL_NAME, strerror(ENOMEM));
+			goto out;
+		}
+		if (gl_run_read(&base) < 0)
+			goto out;
+	}
+
+	tmp = tmpfile();
+	if (!tmp) {
+		fprintf(stderr, "%s: cannot create a temporary file: %s\n", GL_NAME,
+			strerror(errno));
+		goto out;
+	}
+	if (render(&run, have_base ? &base : NULL, tmp) < 0 || ferror(tmp)) {
+		fprintf(stderr, "%s: writing the report failed\n", GL_NAME);
+		goto out;
+	}
+	if (copy_out(tmp, outfile) < 0)
+		goto out;
+
+	for (i = 0; i < o.ngates; i++) {
+		int n = gl_gate_check(o.gates[i], &run, have_base ? &base : NULL, stderr);
+
+		if (n < 0)
+			goto out;
+		failed += n;
+	}
+	ret = failed ? GL_EXIT_GATE : GL_EXIT_OK;
+ out:
+	if (tmp)
+		fclose(tmp);
+	gl_run_free(&run);
+	if (have_base)
+		gl_run_free(&base);
+	free_opts(&o);
+	return ret;
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * trace-cmd gpu-latency: private declarations shared by the tool's files.
+ *
+ *   gpu-latency.c   main(): options, the run order, exit codes
+ *   gl-input.c      read the trace files through gpulat_reader into gpulat
+ *   gl-check.c      catch truncated v6 files before libtracecmd crashes on them
+ *   gl-table.c      aligned text tables
+ *   gl-filter.c     --dev/--ring/--pid/--comm/--start/--end job filter
+ *   gl-units.c      parse and print durations and trace-cmd style timestamps
+ *   gl-jobs.c       per-job rows (--jobs) and the kept incomplete jobs
+ *   gl-text.c       the default text report and --hist
+ *   gl-json.c       --json
+ *   gl-csv.c        --csv
+ *   gl-compare.c    --compare BASE.dat
+ *   gl-gate.c       --fail-if
+ *
+ * Decoding, job linking and statistics are the core library's (gpulat.h);
+ * this tool only reads files, filters jobs and renders.
+ */
+#ifndef _GPU_LATENCY_H
+#define _GPU_LATENCY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gpulat.h"
+
+struct gpulat_reader;
+
+#define GL_NAME		"trace-cmd gpu-latency"
+
+/* exit codes (documented in --help, the man page and docs/gpu-latency.md) */
+#define GL_EXIT_OK	0
+#define GL_EXIT_ERROR	1
+#define GL_EXIT_GATE	3
+
+enum gl_format {
+	GL_FMT_TEXT = 0,
+	GL_FMT_JSON,
+	GL_FMT_CSV,
+};
+
+/* A list of strings from repeated or comma-separated options. */
+struct gl_strlist {
+	char		**v;
+	size_t		n;
+};
+
+struct gl_filter {
+	struct gl_strlist devs;
+	struct gl_strlist rings;
+	struct gl_strlist comms;
+	int		*pids;
+	size_t		npids;
+	uint64_t	start_ns;	/* 0: from the beginning */
+	uint64_t	end_ns;		/* UINT64_MAX: to the end */
+};
+
+struct gl_gate;
+
+struct gl_opts {
+	struct gl_filter filter;
+	struct gpulat_stats_opts stats;
+	const char	*compare;	/* --compare BASE.dat */
+	const char	**files;
+	size_t		nfiles;
+	struct gl_gate	**gates;
+	size_t		ngates;
+	enum gl_format	format;
+	unsigned int	top;		/* --top */
+	bool		hist;
+	bool		jobs;		/* --jobs */
+	bool		quiet;		/* no warnings */
+};
+
+/* What the report says about lost/incomplete jobs: a bounded sample. */
+struct gl_kept {
+	struct gpulat_worst *v;
+	size_t		n;
+	size_t		cap;
+};
+
+/*
+ * One analysis: one input set (several files merged in time), its gpulat
+ * state and results. --compare makes two.
+ */
+struct gl_run {
+	const struct gl_opts *opts;
+	const char	**files;
+	size_t		nfiles;
+	struct gpulat_reader *reader;	/* open inputs; owns the interned names */
+	struct gpulat_tracker *tracker;
+	struct gpulat_stats *stats;
+	struct gpulat_tracker_counters counters;
+	struct gl_kept	kept;		/* incomplete / lost / orphan jobs */
+	FILE		*jobs_tmp;	/* --jobs rows, copied out at the end */
+	enum gpulat_era	era;
+	uint64_t	first_ts;	/* of ANY record */
+	uint64_t	last_ts;
+	uint64_t	span_first;	/* first_ts..last_ts clipped to --start/--end */
+	uint64_t	span_last;
+	uint64_t	events;
+	uint64_t	gpu_events;
+	uint64_t	damaged;	/* GPU records that failed to decode */
+	uint64_t	lost_events;	/* counted overruns */
+	uint64_t	lost_unknown;	/* records preceded by an overrun (gaps) */
+	uint64_t	jobs;		/* after filters */
+	uint64_t	jobs_seen;	/* before filters */
+	uint64_t	n_incomplete;
+	uint64_t	n_lost;
+	uint64_t	n_orphan;
+	uint64_t	jobs_rows;	/* rows written to jobs_tmp */
+	int		cpus;		/* max over the files */
+	int		err;		/* negative errno from a callback */
+};
+
+/* gl-input.c */
+int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, size_t n);
+int gl_run_read(struct gl_run *r);
+void gl_run_free(struct gl_run *r);
+const char *gl_run_label(const struct gl_run *r, char *buf, size_t len);
+
+/* gl-check.c: v6 truncation check (libtracecmd 1.3.1 crashes on those) */
+int gl_check_truncated(const char *path);
+
+/* gl-filter.c */
+int gl_strlist_add(struct gl_strlist *l, const char *csv);
+void gl_strlist_free(struct gl_strlist *l);
+void gl_filter_init(struct gl_filter *f);
+void gl_filter_free(struct gl_filter *f);
+int gl_filter_add_pids(struct gl_filter *f, const char *csv);
+bool gl_filter_job(const struct gl_filter *f, const struct gpulat_job *job);
+bool gl_filter_active(const struct gl_filter *f);
+
+/* gl-units.c */
+int gl_parse_duration(const char *s, uint64_t *ns);
+int gl_parse_seconds(const char *s, uint64_t *ns);
+const char *gl_fmt_ts(char *buf, size_t len, uint64_t ts);
+const char *gl_fmt_dur(char *buf, size_t len, uint64_t ns);
+const char *gl_ring_name(const char *dev, const char *ring, char *buf, size_t len);
+
+/* gl-jobs.c */
+int gl_jobs_open(struct gl_run *r);
+int gl_jobs_write(struct gl_run *r, const struct gpulat_job *job);
+int gl_jobs_copy(const struct gl_run *r, FILE *out);
+void gl_job_csv_header(FILE *out);
+int gl_kept_add(struct gl_kept *k, const struct gpulat_job *job);
+void gl_kept_free(struct gl_kept *k);
+const char *gl_status_name(enum gpulat_job_status st);
+const char *gl_stage_name(enum gpulat_stage st);
+void gl_csv_str(FILE *out, const char *s);
+void gl_csv_u64(FILE *out, uint64_t v);
+
+/* renderers: each writes the whole report to @out */
+int gl_text_report(const struct gl_run *r, FILE *out);
+int gl_text_hist(const struct gl_run *r, FILE *out);
+int gl_json_report(const struct gl_run *r, FILE *out);
+int gl_csv_report(const struct gl_run *r, FILE *out);
+void gl_csv_header(FILE *out);
+int gl_compare_report(const struct gl_run *base, const struct gl_run *cur, FILE *out);
+
+/* gl-gate.c */
+struct gl_gate *gl_gate_parse(const char *spec, char *err, size_t errlen);
+void gl_gate_free(struct gl_gate *g);
+bool gl_gate_needs_base(const struct gl_gate *g);
+/* Return: number of failed conditions (each printed to @msg), or -1 on error */
+int gl_gate_check(const struct gl_gate *g, const struct gl_run *r,
+		  const struct gl_run *base, FILE *msg);
+
+/* gl-json.c, used by gl-compare.c too */
+struct json_object;
+struct json_object *gl_json_run(const struct gl_run *r);
+struct json_object *gl_json_summary(const struct gpulat_summary *s);
+struct json_object *gl_json_job(const struct gpulat_job *job);
+int gl_json_print(const struct gl_run *r, struct json_object *o, FILE *out);
+
+#endif /* _GPU_LATENCY_H */
