@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1
+"""check_scenario.py TRACE.truth.json
+
+Checks that a committed sample really shows what its scenario is for (the
+truth is the generator's own model, so this guards against a scenario that
+silently stopped exercising its case), plus metric identities every truth file
+must satisfy (docs/truth-format.md). Exit 0 when all hold.
+"""
+import json
+import sys
+
+FRAME = 16666667
+
+
+def metric_identities(t, fail):
+    pre57 = t['era'] == 'pre-5.7'
+    for j in t['jobs']:
+        if j['done_ts'] is None:
+            if any(j[k] is not None for k in ('start_ts', 'exec', 'total', 'hw_queue')):
+                fail('job %d: metrics without done' % j['index'])
+            continue
+        if j['total'] != j['done_ts'] - j['queue_ts'] or j['exec'] != j['done_ts'] - j['start_ts']:
+            fail('job %d: total/exec' % j['index'])
+        if pre57:
+            if j['run_ts'] is not None or j['wait'] is not None:
+                fail('job %d: pre-5.7 job with run' % j['index'])
+        elif j['wait'] != j['run_ts'] - j['queue_ts'] or j['hw_queue'] != j['start_ts'] - j['run_ts']:
+            fail('job %d: wait/hw_queue' % j['index'])
+        if j['dep_wait'] is not None and j['wait'] is not None and not 0 <= j['dep_wait'] <= j['wait']:
+            fail('job %d: dep_wait out of [0, wait]' % j['index'])
+    for r in t['rings']:
+        n = r['complete'] + r['incomplete'] + r['lost']
+        if n != r['jobs']:
+            fail('ring %s: status counts' % r['ring'])
+
+
+def by_ring(t):
+    rings = {}
+    for j in t['jobs']:
+        rings.setdefault((j['dev'], j['ring']), []).append(j)
+    return rings
+
+
+def events(t, name):
+    return [e for e in t.get('events', []) if e['name'] == name]
+
+
+def check(name, t, fail):
+    jobs = t['jobs']
+    if name == 'stutter':
+        q = sorted(j['queue_ts'] for j in jobs if j['comm'] == 'stutter-game' and j['ring'] == 'gfx')
+        if not any(b - a > FRAME for a, b in zip(q, q[1:])):
+            fail('no submission gap > 16.7 ms')
+    elif name == 'saturated':
+        runs = [e for e in events(t, 'drm_run_job') if e['fields']['name'] == 'gfx']
+        if not any(e['fields']['hw_job_count'] == 2 for e in runs):
+            fail('gfx never at its credit limit')
+        gfx = [r for r in t['rings'] if r['ring'] == 'gfx'][0]
+        if gfx['wait']['p90'] < 5 * FRAME // 16:
+            fail('gfx queue waits not long (p90 %d)' % gfx['wait']['p90'])
+    elif name == 'hang':
+        if not any(j['status'] == 'incomplete' for j in jobs):
+            fail('no incomplete job')
+    elif name == 'two-gpus':
+        names = {}
+        for r in t['rings']:
+            names.setdefault(r['ring'], set()).add(r['dev'])
+        if not any(len(d) > 1 for d in names.values()):
+            fail('no ring name on two devices')
+    elif name == 'fence-reuse':
+        ptrs = [j['fence_ptr'] for j in jobs]
+        if len(set(ptrs)) * 4 > len(ptrs):
+            fail('fence pointers hardly reused (%d distinct of %d)' % (len(set(ptrs)), len(ptrs)))
+    elif name == 'signal-ooo':
+        ooo = 0
+        for rj in by_ring(t).values():
+            done = sorted((j for j in rj if j['signal_ts'] is not None), key=lambda j: j['done_ts'])
+            ooo += sum(1 for a, b in zip(done, done[1:]) if a['signal_ts'] > b['signal_ts'])
+        if not ooo:
+            fail('no signal out of completion order')
+    elif name == 'lost-events':
+        if not t['counts']['lost_events'] or not any(j['status'] == 'lost' for j in jobs):
+            fail('no lost events or no lost job')
+    elif name == 'era-pre57':
+        if any(j['run_ts'] is not None for j in jobs):
+            fail('run_ts in pre-5.7')
+    elif name == 'era-57':
+        if not all(j['ring_label'].startswith('0x') for j in jobs):
+            fail('ring_label is not the name pointer')
+    elif name.startswith('amdgpu'):
+        if not events(t, 'amdgpu_cs_ioctl') or not events(t, 'amdgpu_iv'):
+            fail('no amdgpu events')
+    elif name == 'seqno-wrap':
+        s = [j['fence_seqno'] for j in jobs]
+        if not (min(s) < 2 ** 32 <= max(s)):
+            fail('seqnos do not cross 2^32')
+    if name.startswith('deps') or name.startswith('era-') or name.startswith('amdgpu'):
+        if not any(j['deps'] and j['dep_wait'] for j in jobs):
+            fail('no job waited on a dependency')
+    gpu = t['counts']['gpu_events'] / max(1, t['counts']['events'])
+    if not 0.10 <= gpu <= 0.30:
+        fail('GPU events are %.0f%% of the trace' % (100 * gpu))
+
+
+def main():
+    with open(sys.argv[1]) as fp:
+        t = json.load(fp)
+    errors = []
+    metric_identities(t, errors.append)
+    check(t['scenario'], t, errors.append)
+    for e in errors[:20]:
+        print(e, file=sys.stderr)
+    print('%s: %s' % (t['scenario'], 'FAIL' if errors else 'ok'))
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
