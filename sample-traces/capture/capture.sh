@@ -307,6 +307,12 @@ if [ "$status" != ok ]; then
 	die "guest reported: $status"
 fi
 [ -s "$WORK/result/trace.dat" ] || die "guest returned an empty trace.dat"
+if grep -E 'WARNING:|BUG:|Oops|Call Trace' "$WORK/result/dmesg.txt" > "$WORK/dmesg-bad" 2>/dev/null; then
+	echo "$PROG: warning: the guest kernel logged problems:" >&2
+	head -5 "$WORK/dmesg-bad" >&2
+fi
+grep -q 'rmmod mock_gpu exited with 0' "$WORK/result/guest.log" ||
+	echo "$PROG: warning: rmmod mock_gpu failed in the guest (trace is fine)" >&2
 cp "$WORK/result/trace.dat" "$OUT_ABS"
 
 step "check trace"

@@ -106,4 +106,21 @@ if [ -s /tmp/trace.dat ]; then
 else
 	fail "no trace.dat"
 fi
+
+# exercise the module's exit path (after recording; a hang must not block us)
+if [ -d /sys/module/mock_gpu ]; then
+	rmmod mock_gpu &
+	RPID=$!
+	i=0
+	while kill -0 $RPID 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	if kill -0 $RPID 2>/dev/null; then
+		log "rmmod mock_gpu did not finish within 10 s"
+	else
+		wait $RPID
+		log "rmmod mock_gpu exited with $?"
+	fi
+fi
 finish
