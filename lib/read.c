@@ -149,9 +149,20 @@ static int open_file(struct rfile *f, char *err, size_t errlen)
 	ret = check_file(f->path, err, errlen);
 	if (ret)
 		return ret;
-	f->h = tracecmd_open(f->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	/*
+	 * Headers first, then the CPU data: libtracecmd 1.3 crashes when it
+	 * closes a handle whose data failed to load (truncated file), so such
+	 * a handle is deliberately leaked rather than closed.
+	 */
+	f->h = tracecmd_open_head(f->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!f->h) {
 		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (cannot read its headers)",
+		       f->path);
+		return -EINVAL;
+	}
+	if (tracecmd_init_data(f->h) < 0) {
+		f->h = NULL;
+		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (CPU data missing or cut short)",
 		       f->path);
 		return -EINVAL;
 	}
@@ -325,6 +336,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 	if (ret == 0)
 		return 0;
 	ev.cpu = tcpu;
+	ev.file = f->idx;
 	r->c.kind[ev.kind]++;
 	if (is_gpu(ev.kind))
 		r->c.gpu_events++;

@@ -295,7 +295,7 @@ static void key_of(enum gpulat_group_kind k, const struct gpulat_job *j,
 {
 	switch (k) {
 	case GPULAT_G_RING:
-		*k1 = (uintptr_t)dev;
+		*k1 = (uintptr_t)dev ^ ((uint64_t)(uint32_t)j->file << 56);
 		*k2 = (uintptr_t)ring;
 		break;
 	case GPULAT_G_PROCESS:
@@ -330,6 +330,7 @@ static struct grp *get_group(struct gpulat_stats *s, enum gpulat_group_kind k,
 	if (!g)
 		return NULL;
 	g->g.kind = k;
+	g->g.file = k == GPULAT_G_RING ? j->file : 0;
 	g->g.dev = dev;
 	g->g.ring = k == GPULAT_G_RING ? ring : NULL;
 	g->g.pid = k == GPULAT_G_PROCESS ? j->pid : -1;
@@ -649,6 +650,8 @@ static int cmp_group(const void *x, const void *y)
 
 	switch (a->g.kind) {
 	case GPULAT_G_RING:
+		if (a->g.file != b->g.file)
+			return a->g.file < b->g.file ? -1 : 1;
 		c = cmp_str(a->g.dev, b->g.dev);
 		return c ? c : cmp_str(a->g.ring, b->g.ring);
 	case GPULAT_G_PROCESS:

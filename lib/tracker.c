@@ -28,6 +28,8 @@
 #define MAX_LOST_WINDOWS	4096
 #define MAX_CTX_MAP		65536
 #define U32(x)			((x) & 0xffffffffULL)
+/* fence key: low 32 bits of the context, and the file it came from */
+#define FK(t, ctx)		(U32(ctx) | ((uint64_t)(t)->cur_file << 32))
 
 struct ring {
 	struct gpulat__hnode	node;
@@ -106,6 +108,7 @@ struct gpulat_tracker {
 	bool			warned_cap;
 	uint64_t		next_seq;
 	uint64_t		last_ts;
+	int			cur_file;	/* file of the event being fed (several traces) */
 
 	struct gpulat__htab	rings;
 	struct ring		*all_rings;
@@ -195,7 +198,7 @@ static struct ring *get_ring(struct gpulat_tracker *t, const char *dev, const ch
 		return NULL;
 	dev = tstr(t, dev);
 	name = tstr(t, name);
-	k1 = (uintptr_t)dev;
+	k1 = (uintptr_t)dev ^ ((uint64_t)t->cur_file << 56);
 	k2 = (uintptr_t)name;
 	n = gpulat__htab_find(&t->rings, k1, k2);
 	if (n)
@@ -222,7 +225,7 @@ static void ctx_learn(struct gpulat_tracker *t, uint64_t ctx, struct ring *r)
 
 	if (!r)
 		return;
-	n = gpulat__htab_find(&t->ctxs, U32(ctx), 0);
+	n = gpulat__htab_find(&t->ctxs, U32(ctx), t->cur_file);
 	if (n) {
 		gpulat_container_of(n, struct ctxmap, node)->ring = r;
 		return;
@@ -233,7 +236,7 @@ static void ctx_learn(struct gpulat_tracker *t, uint64_t ctx, struct ring *r)
 	if (!m)
 		return;
 	m->ring = r;
-	if (gpulat__htab_insert(&t->ctxs, &m->node, U32(ctx), 0)) {
+	if (gpulat__htab_insert(&t->ctxs, &m->node, U32(ctx), t->cur_file)) {
 		free(m);
 		return;
 	}
@@ -242,7 +245,7 @@ static void ctx_learn(struct gpulat_tracker *t, uint64_t ctx, struct ring *r)
 
 static struct ring *ctx_ring(struct gpulat_tracker *t, uint64_t ctx)
 {
-	struct gpulat__hnode *n = gpulat__htab_find(&t->ctxs, U32(ctx), 0);
+	struct gpulat__hnode *n = gpulat__htab_find(&t->ctxs, U32(ctx), t->cur_file);
 
 	return n ? gpulat_container_of(n, struct ctxmap, node)->ring : NULL;
 }
@@ -338,7 +341,7 @@ static struct job *find_fence(struct gpulat_tracker *t, uint64_t ctx, uint64_t s
 	struct gpulat__hnode *n;
 	struct job *j;
 
-	for (n = gpulat__htab_find(&t->by_fence, U32(ctx), U32(seqno)); n;
+	for (n = gpulat__htab_find(&t->by_fence, FK(t, ctx), U32(seqno)); n;
 	     n = gpulat__htab_next(n)) {
 		j = gpulat_container_of(n, struct job, by_fence);
 		if (!full || j->fence32 || (j->j.ctx == ctx && j->j.seqno == seqno))
@@ -357,7 +360,7 @@ static struct job *find_fence_signal(struct gpulat_tracker *t, uint64_t ctx, uin
 	struct gpulat__hnode *n;
 	struct job *j, *best = NULL;
 
-	for (n = gpulat__htab_find(&t->by_fence, U32(ctx), U32(seqno)); n;
+	for (n = gpulat__htab_find(&t->by_fence, FK(t, ctx), U32(seqno)); n;
 	     n = gpulat__htab_next(n)) {
 		j = gpulat_container_of(n, struct job, by_fence);
 		if (full && !j->fence32 && (j->j.ctx != ctx || j->j.seqno != seqno))
@@ -380,13 +383,13 @@ static void set_fence(struct gpulat_tracker *t, struct job *j, uint64_t ctx, uin
 	j->j.ctx = ctx;
 	j->j.seqno = seqno;
 	j->fence32 = fence32;
-	if (!gpulat__htab_insert(&t->by_fence, &j->by_fence, U32(ctx), U32(seqno)))
+	if (!gpulat__htab_insert(&t->by_fence, &j->by_fence, FK(t, ctx), U32(seqno)))
 		j->in_fence = true;
 }
 
 static struct job *find_ptr(struct gpulat_tracker *t, uint64_t ptr)
 {
-	struct gpulat__hnode *n = gpulat__htab_find(&t->by_ptr, ptr, 0);
+	struct gpulat__hnode *n = gpulat__htab_find(&t->by_ptr, ptr, t->cur_file);
 
 	return n ? gpulat_container_of(n, struct job, by_ptr) : NULL;
 }
@@ -396,7 +399,7 @@ static void set_ptr(struct gpulat_tracker *t, struct job *j, uint64_t ptr)
 	if (j->in_ptr)
 		return;
 	j->j.fence_ptr = ptr;
-	if (!gpulat__htab_insert(&t->by_ptr, &j->by_ptr, ptr, 0))
+	if (!gpulat__htab_insert(&t->by_ptr, &j->by_ptr, ptr, t->cur_file))
 		j->in_ptr = true;
 }
 
@@ -446,14 +449,14 @@ static struct dent *dc_find_seq(struct gpulat_tracker *t, uint64_t seq)
 
 static struct dent *dc_find_fence(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno)
 {
-	struct gpulat__hnode *n = gpulat__htab_find(&t->dc_fence, U32(ctx), U32(seqno));
+	struct gpulat__hnode *n = gpulat__htab_find(&t->dc_fence, FK(t, ctx), U32(seqno));
 
 	return n ? gpulat_container_of(n, struct dent, by_fence) : NULL;
 }
 
 static struct dent *dc_find_ptr(struct gpulat_tracker *t, uint64_t ptr)
 {
-	struct gpulat__hnode *n = gpulat__htab_find(&t->dc_ptr, ptr, 0);
+	struct gpulat__hnode *n = gpulat__htab_find(&t->dc_ptr, ptr, t->cur_file);
 
 	return n ? gpulat_container_of(n, struct dent, by_ptr) : NULL;
 }
@@ -464,7 +467,7 @@ static void dc_set_fence(struct gpulat_tracker *t, struct dent *d, uint64_t ctx,
 		return;
 	d->ctx = ctx;
 	d->seqno = seqno;
-	if (!gpulat__htab_insert(&t->dc_fence, &d->by_fence, U32(ctx), U32(seqno)))
+	if (!gpulat__htab_insert(&t->dc_fence, &d->by_fence, FK(t, ctx), U32(seqno)))
 		d->in_fence = true;
 }
 
@@ -496,7 +499,7 @@ static void dc_add(struct gpulat_tracker *t, const struct job *j)
 	if (gpulat__htab_insert(&t->dc_seq, &d->by_seq, d->seq, 0))
 		return;
 	d->used = true;
-	if (j->j.fence_ptr && !gpulat__htab_insert(&t->dc_ptr, &d->by_ptr, d->ptr, 0))
+	if (j->j.fence_ptr && !gpulat__htab_insert(&t->dc_ptr, &d->by_ptr, d->ptr, t->cur_file))
 		d->in_ptr = true;
 	if (j->in_fence)
 		dc_set_fence(t, d, j->j.ctx, j->j.seqno);
@@ -528,6 +531,7 @@ static struct job *new_job(struct gpulat_tracker *t, const struct gpulat_event *
 	j->slot_cpu = -1;
 	j->ring = r;
 	j->j.seq = t->next_seq++;
+	j->j.file = t->cur_file;
 	j->j.dev = r ? r->dev : tstr(t, ev->dev);
 	j->j.ring = r ? r->name : t->unknown;
 	j->j.comm = t->empty;
@@ -1340,6 +1344,7 @@ int gpulat_tracker_feed(struct gpulat_tracker *t, const struct gpulat_event *ev)
 {
 	if (!ev)
 		return -EINVAL;
+	t->cur_file = ev->file;
 	if (ensure_cpu(t, ev->cpu) == 0 && ev->ts > t->cpu_last[ev->cpu])
 		t->cpu_last[ev->cpu] = ev->ts;
 	if (ev->ts > t->last_ts)

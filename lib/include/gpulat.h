@@ -130,6 +130,9 @@ struct gpulat_event {
 	int		next_pid;	/* sched_switch, sched_waking target */
 	long		prev_state;
 	uint64_t	value;		/* cpu_frequency state (kHz); its cpu_id in @irq */
+	/* several traces merged (gpulat_reader): index of the file, 0 otherwise.
+	 * Jobs never link across files (keys include it). */
+	int		file;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -244,6 +247,7 @@ struct gpulat_job {
 	unsigned int	lost_stages;	/* 1 << enum gpulat_stage */
 	unsigned int	n_deps;
 	const struct gpulat_dep *deps;
+	int		file;		/* gpulat_event.file of its events */
 };
 
 struct gpulat_tracker;
@@ -392,6 +396,7 @@ struct gpulat_group {
 	double		avg_depth;	/* time-weighted over the span */
 	struct gpulat_summary m[GPULAT_M__COUNT];
 	struct gpulat_hist h[GPULAT_M__COUNT];
+	int		file;		/* rings: gpulat_job.file (several traces) */
 };
 
 /* A job kept for the worst-jobs list (a copy that outlives the callback). */

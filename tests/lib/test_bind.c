@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Binding tests against the real tracefs format files in data/formats:
+ * hand-built records decoded through tep handles parsed from them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <traceevent/event-parse.h>
+
+#include "gpulat.h"
+
+struct warns {
+	int	n;
+	char	last[256];
+};
+
+static void on_warn(const char *msg, void *data)
+{
+	struct warns *w = data;
+
+	w->n++;
+	snprintf(w->last, sizeof(w->last), "%s", msg);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!fp)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	buf = malloc(n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, n, fp), (size_t)n);
+	buf[n] = 0;
+	fclose(fp);
+	*len = n;
+	return buf;
+}
+
+static void load(struct tep_handle *tep, const char *dir, const char *sys, const char *ev)
+{
+	char path[1024];
+	size_t len = 0;
+	char *buf;
+
+	snprintf(path, sizeof(path), "%s/%s/%s/%s/format", GST_FORMATS_DIR, dir, sys, ev);
+	buf = slurp(path, &len);
+	if (!buf)
+		fail_msg("cannot read %s", path);
+	assert_int_equal(tep_parse_event(tep, buf, len, sys), 0);
+	free(buf);
+}
+
+static struct tep_handle *new_tep(void)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	assert_non_null(tep);
+	tep_set_long_size(tep, 8);
+	tep_set_page_size(tep, 4096);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	return tep;
+}
+
+/* record builder: fixed part then __data_loc strings */
+struct rb {
+	unsigned char	buf[256];
+	int		fixed;
+	int		len;
+};
+
+static void rb_init(struct rb *r, int id, int pid, int fixed)
+{
+	memset(r, 0, sizeof(*r));
+	r->fixed = r->len = fixed;
+	memcpy(r->buf, &(uint16_t){ (uint16_t)id }, 2);
+	r->buf[2] = 0x09;		/* irqs off | hardirq */
+	memcpy(r->buf + 4, &pid, 4);
+}
+
+static void rb_u32(struct rb *r, int off, uint32_t v)
+{
+	memcpy(r->buf + off, &v, 4);
+}
+
+static void rb_u64(struct rb *r, int off, uint64_t v)
+{
+	memcpy(r->buf + off, &v, 8);
+}
+
+static void rb_str(struct rb *r, int off, const char *s)
+{
+	uint32_t n = strlen(s) + 1;
+
+	rb_u32(r, off, (n << 16) | (uint32_t)r->len);
+	memcpy(r->buf + r->len, s, n);
+	r->len += n;
+}
+
+static int decode(struct gpulat_binding *b, struct rb *r, uint64_t ts, int cpu,
+		  struct gpulat_event *ev)
+{
+	struct tep_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = ts;
+	rec.cpu = cpu;
+	rec.data = r->buf;
+	rec.size = r->len;
+	return gpulat_binding_decode(b, &rec, ev);
+}
+
+static void test_617(void **state)
+{
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct warns w = { 0 };
+	struct rb r;
+
+	(void)state;
+	load(tep, "linux-6.17", "gpu_scheduler", "drm_sched_job_queue");
+	load(tep, "linux-6.17", "gpu_scheduler", "drm_sched_job_run");
+	load(tep, "linux-6.17", "gpu_scheduler", "drm_sched_job_done");
+	load(tep, "linux-6.17", "gpu_scheduler", "drm_sched_job_add_dep");
+	load(tep, "linux-6.17", "gpu_scheduler", "drm_sched_job_unschedulable");
+	tep_register_comm(tep, "glxgears", 4242);
+	b = gpulat_binding_new(tep);
+	assert_non_null(b);
+	gpulat_binding_set_warn(b, on_warn, &w);
+	assert_int_equal(w.n, 0);
+	assert_int_equal(gpulat_binding_era(b), GPULAT_ERA_V617);
+	assert_true(gpulat_binding_has(b, GPULAT_EV_UNSCHED));
+	assert_false(gpulat_binding_has(b, GPULAT_EV_FENCE_SIGNALED));
+	assert_int_equal(gpulat_binding_kind_of(b, 1133), GPULAT_EV_QUEUE);
+	assert_int_equal(gpulat_binding_kind_of(b, 1), GPULAT_EV_NONE);
+
+	rb_init(&r, 1133, 4242, 48);
+	rb_str(&r, 8, "gfx_0.0.0");
+	rb_u32(&r, 12, 3);
+	rb_u32(&r, 16, (uint32_t)-1);
+	rb_str(&r, 20, "0000:03:00.0");
+	rb_u64(&r, 24, 1025);
+	rb_u64(&r, 32, (1ULL << 32) + 7);
+	rb_u64(&r, 40, 12);
+	assert_int_equal(decode(b, &r, 1000, 2, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_QUEUE);
+	assert_int_equal(ev.ts, 1000);
+	assert_int_equal(ev.cpu, 2);
+	assert_int_equal(ev.pid, 4242);
+	assert_string_equal(ev.comm, "glxgears");
+	assert_string_equal(ev.ring, "gfx_0.0.0");
+	assert_string_equal(ev.dev, "0000:03:00.0");
+	assert_int_equal(ev.ctx, 1025);
+	assert_int_equal(ev.seqno, (1ULL << 32) + 7);
+	assert_int_equal(ev.client_id, 12);
+	assert_int_equal(ev.job_count, 3);
+	assert_int_equal(ev.hw_job_count, -1);
+	assert_true(ev.flags & GPULAT_EVF_FENCE);
+	assert_true(ev.flags & GPULAT_EVF_CLIENT);
+	assert_true(ev.flags & GPULAT_EVF_HARDIRQ);
+	assert_false(ev.flags & GPULAT_EVF_FENCE32);
+	/* interned: same pointer for the same name */
+	assert_ptr_equal(ev.ring, gpulat_binding_intern(b, "gfx_0.0.0"));
+
+	rb_init(&r, 1131, 0, 24);
+	rb_u64(&r, 8, 1025);
+	rb_u64(&r, 16, 7);
+	assert_int_equal(decode(b, &r, 2000, 0, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_DONE);
+	assert_null(ev.ring);
+	assert_string_equal(ev.dev, "");
+	assert_int_equal(ev.seqno, 7);
+
+	rb_init(&r, 1129, 0, 40);
+	rb_u64(&r, 8, 1025);
+	rb_u64(&r, 16, 8);
+	rb_u64(&r, 24, 1024);
+	rb_u64(&r, 32, 7);
+	assert_int_equal(decode(b, &r, 2100, 0, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_UNSCHED);
+	assert_int_equal(ev.dep_ctx, 1024);
+	assert_int_equal(ev.dep_seqno, 7);
+	assert_true(ev.flags & GPULAT_EVF_DEP);
+
+	/* not one of ours */
+	rb_init(&r, 7, 0, 8);
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 0);
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
+static void test_legacy_61(void **state)
+{
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct rb r;
+
+	(void)state;
+	load(tep, "linux-6.1-debian", "gpu_scheduler", "drm_sched_job");
+	load(tep, "linux-6.1-debian", "gpu_scheduler", "drm_run_job");
+	load(tep, "linux-6.1-debian", "gpu_scheduler", "drm_sched_process_job");
+	load(tep, "linux-6.1-debian", "gpu_scheduler", "drm_sched_job_wait_dep");
+	load(tep, "linux-6.1-debian", "dma_fence", "dma_fence_signaled");
+	load(tep, "linux-6.1-debian", "dma_fence", "dma_fence_init");
+	b = gpulat_binding_new(tep);
+	assert_non_null(b);
+	assert_int_equal(gpulat_binding_era(b), GPULAT_ERA_V519);
+	assert_int_equal(gpulat_binding_problems(b), 0);
+
+	rb_init(&r, 1343, 77, 48);
+	rb_u64(&r, 8, 0xffff888100001000ULL);
+	rb_u64(&r, 16, 0xffff888100002000ULL);
+	rb_str(&r, 24, "sdma0");
+	rb_u64(&r, 32, 99);
+	rb_u32(&r, 40, 2);
+	rb_u32(&r, 44, 1);
+	assert_int_equal(decode(b, &r, 10, 1, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_RUN);
+	assert_string_equal(ev.ring, "sdma0");
+	assert_string_equal(ev.dev, "");
+	assert_int_equal(ev.fence_ptr, 0xffff888100002000ULL);
+	assert_int_equal(ev.id, 99);
+	assert_int_equal(ev.hw_job_count, 1);
+	assert_true(ev.flags & GPULAT_EVF_ID);
+	assert_true(ev.flags & GPULAT_EVF_FENCE_PTR);
+	assert_false(ev.flags & GPULAT_EVF_RING_PTR);
+
+	rb_init(&r, 1341, 77, 48);
+	rb_str(&r, 8, "gfx");
+	rb_u64(&r, 16, 5);
+	rb_u64(&r, 24, 0xffff888100003000ULL);
+	rb_u64(&r, 32, 1040);
+	rb_u32(&r, 40, 129);
+	assert_int_equal(decode(b, &r, 11, 1, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_DEP);
+	assert_string_equal(ev.ring, "gfx");
+	assert_int_equal(ev.id, 5);
+	assert_int_equal(ev.dep_ptr, 0xffff888100003000ULL);
+	assert_int_equal(ev.dep_ctx, 1040);
+	assert_int_equal(ev.dep_seqno, 129);
+
+	rb_init(&r, tep_find_event_by_name(tep, "dma_fence", "dma_fence_signaled")->id, 0, 24);
+	rb_str(&r, 8, "drm_sched");
+	rb_str(&r, 12, "gfx");
+	rb_u32(&r, 16, 1041);
+	rb_u32(&r, 20, 4000000000u);
+	assert_int_equal(decode(b, &r, 12, 3, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_FENCE_SIGNALED);
+	assert_string_equal(ev.driver, "drm_sched");
+	assert_string_equal(ev.timeline, "gfx");
+	assert_int_equal(ev.seqno, 4000000000u);
+	assert_true(ev.flags & GPULAT_EVF_FENCE32);
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
+/* a __data_loc pointing outside the record must not be read */
+static void test_data_loc_out_of_record(void **state)
+{
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct warns w = { 0 };
+	struct rb r;
+
+	(void)state;
+	load(tep, "linux-6.1-debian", "gpu_scheduler", "drm_run_job");
+	b = gpulat_binding_new(tep);
+	gpulat_binding_set_warn(b, on_warn, &w);
+	rb_init(&r, 1343, 1, 48);
+	rb_str(&r, 24, "gfx");
+	rb_u32(&r, 24, (200u << 16) | 48);	/* 200 bytes from 48: beyond the record */
+	assert_int_equal(decode(b, &r, 1, 0, &ev), -1);
+	rb_u32(&r, 24, (4u << 16) | 250);	/* offset beyond the record */
+	assert_int_equal(decode(b, &r, 1, 0, &ev), -1);
+	assert_int_equal(w.n, 1);		/* warned once per event */
+	assert_non_null(strstr(w.last, "drm_run_job"));
+	/* a short record: fixed fields cut off */
+	rb_init(&r, 1343, 1, 48);
+	rb_str(&r, 24, "gfx");
+	r.len = 36;
+	assert_int_equal(decode(b, &r, 1, 0, &ev), -1);
+	/* and the record is fine again */
+	rb_init(&r, 1343, 1, 48);
+	rb_str(&r, 24, "gfx");
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 1);
+	assert_string_equal(ev.ring, "gfx");
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
+/* unknown layout: a required field missing -> not bound, one warning naming it */
+static void test_missing_field(void **state)
+{
+	static const char fmt[] =
+		"name: drm_sched_job_queue\n"
+		"ID: 900\n"
+		"format:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\n"
+		"\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:__data_loc char[] dev;\toffset:12;\tsize:4;\tsigned:0;\n"
+		"\tfield:u64 fence_context;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\n"
+		"print fmt: \"dev=%s\", __get_str(dev)\n";
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct warns w = { 0 };
+	struct rb r;
+
+	(void)state;
+	assert_int_equal(tep_parse_event(tep, fmt, sizeof(fmt) - 1, "gpu_scheduler"), 0);
+	load(tep, "linux-6.17", "gpu_scheduler", "drm_sched_job_done");
+	b = gpulat_binding_new(tep);
+	assert_non_null(b);
+	gpulat_binding_set_warn(b, on_warn, &w);	/* replays the bind-time warning */
+	assert_int_equal(w.n, 1);
+	assert_non_null(strstr(w.last, "drm_sched_job_queue"));
+	assert_non_null(strstr(w.last, "fence_seqno"));
+	assert_int_equal(gpulat_binding_problems(b), 1);
+	assert_false(gpulat_binding_has(b, GPULAT_EV_QUEUE));
+	assert_true(gpulat_binding_has(b, GPULAT_EV_DONE));
+	rb_init(&r, 900, 1, 24);
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 0);
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
+/* 5.7-5.18: `const char *name` -> "0x%llx" label, era V57 */
+static void test_name_pointer(void **state)
+{
+	static const char fmt[] =
+		"name: drm_run_job\n"
+		"ID: 901\n"
+		"format:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\n"
+		"\tfield:struct drm_sched_entity * entity;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:struct dma_fence * fence;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:const char * name;\toffset:24;\tsize:8;\tsigned:0;\n"
+		"\tfield:uint64_t id;\toffset:32;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 job_count;\toffset:40;\tsize:4;\tsigned:0;\n"
+		"\tfield:int hw_job_count;\toffset:44;\tsize:4;\tsigned:1;\n"
+		"\n"
+		"print fmt: \"id=%llu, ring=%s\", REC->id, REC->name\n";
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct rb r;
+
+	(void)state;
+	assert_int_equal(tep_parse_event(tep, fmt, sizeof(fmt) - 1, "gpu_scheduler"), 0);
+	b = gpulat_binding_new(tep);
+	assert_int_equal(gpulat_binding_era(b), GPULAT_ERA_V57);
+	rb_init(&r, 901, 1, 48);
+	rb_u64(&r, 16, 0xabc0);
+	rb_u64(&r, 24, 0xffffffffc0a81234ULL);
+	rb_u64(&r, 32, 3);
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 1);
+	assert_string_equal(ev.ring, "0xffffffffc0a81234");
+	assert_true(ev.flags & GPULAT_EVF_RING_PTR);
+	assert_int_equal(ev.id, 3);
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
+static void test_context_events(void **state)
+{
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct rb r;
+	int id;
+
+	(void)state;
+	load(tep, "linux-6.18-host", "sched", "sched_switch");
+	load(tep, "linux-6.18-host", "irq", "irq_handler_entry");
+	load(tep, "linux-6.18-host", "power", "cpu_frequency");
+	load(tep, "linux-6.18-host", "dma_fence", "dma_fence_wait_start");
+	b = gpulat_binding_new(tep);
+	assert_int_equal(gpulat_binding_era(b), GPULAT_ERA_NONE);
+	id = tep_find_event_by_name(tep, "sched", "sched_switch")->id;
+	rb_init(&r, id, 10, 64);
+	rb_u32(&r, 24, 10);
+	rb_u64(&r, 32, 1);
+	rb_u32(&r, 56, 20);
+	assert_int_equal(decode(b, &r, 5, 1, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_SCHED_SWITCH);
+	assert_int_equal(ev.prev_pid, 10);
+	assert_int_equal(ev.next_pid, 20);
+	assert_int_equal(ev.prev_state, 1);
+	id = tep_find_event_by_name(tep, "power", "cpu_frequency")->id;
+	rb_init(&r, id, 0, 16);
+	rb_u32(&r, 8, 2400000);
+	rb_u32(&r, 12, 3);
+	assert_int_equal(decode(b, &r, 6, 3, &ev), 1);
+	assert_int_equal(ev.value, 2400000);
+	assert_int_equal(ev.irq, 3);
+	id = tep_find_event_by_name(tep, "irq", "irq_handler_entry")->id;
+	rb_init(&r, id, 0, 16);
+	rb_u32(&r, 8, 45);
+	rb_str(&r, 12, "amdgpu");
+	assert_int_equal(decode(b, &r, 7, 0, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_IRQ_ENTRY);
+	assert_int_equal(ev.irq, 45);
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_617),
+		cmocka_unit_test(test_legacy_61),
+		cmocka_unit_test(test_data_loc_out_of_record),
+		cmocka_unit_test(test_missing_field),
+		cmocka_unit_test(test_name_pointer),
+		cmocka_unit_test(test_context_events),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

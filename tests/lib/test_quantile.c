@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Quantiles and histograms against a brute-force computation, through the
+ * public statistics API: exact mode (<= GPULAT_EXACT_MAX values) must match
+ * exactly, histogram mode within GPULAT_REL_ERROR.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpulat.h"
+
+static uint64_t rng_state = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void job_with_total(struct gpulat_job *j, uint64_t seq, uint64_t total)
+{
+	int i;
+
+	memset(j, 0, sizeof(*j));
+	j->seq = seq;
+	j->dev = "";
+	j->ring = "gfx";
+	j->comm = "t";
+	j->pid = 1;
+	j->id = seq;
+	j->ctx = j->seqno = j->client_id = GPULAT_NONE;
+	for (i = 0; i < GPULAT_ST__COUNT; i++) {
+		j->ts[i] = GPULAT_NONE;
+		j->cpu[i] = -1;
+	}
+	j->start_ts = j->wait = j->hw_queue = j->exec = j->dep_wait = GPULAT_NONE;
+	j->total = total;
+	j->status = GPULAT_JOB_COMPLETE;
+}
+
+/* v[ceil(p * n) - 1] with p in permille, as the truth generator computes it */
+static uint64_t brute(const uint64_t *sorted, uint64_t n, unsigned int pm)
+{
+	return sorted[(pm * n + 999) / 1000 - 1];
+}
+
+static const struct gpulat_summary *run(uint64_t *v, size_t n, struct gpulat_stats **sp)
+{
+	struct gpulat_stats *s = gpulat_stats_new(NULL);
+	struct gpulat_job j;
+	size_t i;
+
+	assert_non_null(s);
+	for (i = 0; i < n; i++) {
+		job_with_total(&j, i, v[i]);
+		assert_int_equal(gpulat_stats_add(s, &j), 0);
+	}
+	gpulat_stats_finish(s);
+	assert_int_equal(gpulat_stats_ngroups(s, GPULAT_G_RING), 1);
+	*sp = s;
+	return &gpulat_stats_group(s, GPULAT_G_RING, 0)->m[GPULAT_M_TOTAL];
+}
+
+static void check_exact(size_t n, uint64_t mod)
+{
+	uint64_t *v = malloc(n * sizeof(*v)), *sorted = malloc(n * sizeof(*v));
+	const struct gpulat_summary *s;
+	struct gpulat_stats *st;
+	long double sum = 0, var = 0, mean;
+	size_t i;
+
+	assert_non_null(v);
+	assert_non_null(sorted);
+	for (i = 0; i < n; i++)
+		v[i] = sorted[i] = rnd() % mod;
+	qsort(sorted, n, sizeof(*sorted), cmp_u64);
+	for (i = 0; i < n; i++)
+		sum += sorted[i];
+	mean = sum / n;
+	for (i = 0; i < n; i++)
+		var += (sorted[i] - mean) * (sorted[i] - mean);
+
+	s = run(v, n, &st);
+	assert_true(s->exact);
+	assert_int_equal(s->n, n);
+	assert_int_equal(s->min, sorted[0]);
+	assert_int_equal(s->max, sorted[n - 1]);
+	assert_int_equal(s->mean, (uint64_t)floorl(mean));
+	assert_true(fabs(s->stddev - (double)sqrtl(var / n)) <= 1e-6 * (s->stddev + 1));
+	assert_int_equal(s->p50, brute(sorted, n, 500));
+	assert_int_equal(s->p90, brute(sorted, n, 900));
+	assert_int_equal(s->p99, brute(sorted, n, 990));
+	assert_int_equal(s->p999, brute(sorted, n, 999));
+	gpulat_stats_free(st);
+	free(v);
+	free(sorted);
+}
+
+static void test_exact_small(void **state)
+{
+	size_t n;
+
+	(void)state;
+	for (n = 1; n <= 40; n++)
+		check_exact(n, 1000);
+	check_exact(1000, 10);		/* many ties */
+	check_exact(1001, 1ULL << 40);
+	check_exact(GPULAT_EXACT_MAX, 5000000);	/* the largest exact size */
+}
+
+static void test_histogram_mode(void **state)
+{
+	size_t n = GPULAT_EXACT_MAX * 3 + 17, i;
+	uint64_t *v = malloc(n * sizeof(*v)), *sorted = malloc(n * sizeof(*v));
+	const struct gpulat_summary *s;
+	struct gpulat_stats *st;
+	unsigned __int128 sum = 0;
+	const unsigned int pm[4] = { 500, 900, 990, 999 };
+	uint64_t got[4];
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		/* log-uniform-ish: 1 ns .. ~1 s */
+		v[i] = sorted[i] = (rnd() % 1000) << (rnd() % 20);
+		sum += v[i];
+	}
+	qsort(sorted, n, sizeof(*sorted), cmp_u64);
+	s = run(v, n, &st);
+	assert_false(s->exact);
+	assert_int_equal(s->n, n);
+	assert_int_equal(s->min, sorted[0]);
+	assert_int_equal(s->max, sorted[n - 1]);
+	assert_int_equal(s->mean, (uint64_t)(sum / n));
+	got[0] = s->p50;
+	got[1] = s->p90;
+	got[2] = s->p99;
+	got[3] = s->p999;
+	for (i = 0; i < 4; i++) {
+		double want = (double)brute(sorted, n, pm[i]);
+
+		assert_true(fabs((double)got[i] - want) <= GPULAT_REL_ERROR * want + 0.5);
+	}
+	gpulat_stats_free(st);
+	free(v);
+	free(sorted);
+}
+
+static void test_log2_hist(void **state)
+{
+	uint64_t v[] = { 0, 1, 2, 3, 4, 1023, 1024, UINT64_MAX - 1 };
+	const struct gpulat_group *g;
+	struct gpulat_stats *st;
+
+	(void)state;
+	run(v, sizeof(v) / sizeof(v[0]), &st);
+	g = gpulat_stats_group(st, GPULAT_G_RING, 0);
+	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[0], 1);	/* 0 */
+	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[1], 1);	/* 1 */
+	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[2], 2);	/* 2, 3 */
+	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[3], 1);	/* 4 */
+	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[10], 1);	/* 1023 */
+	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[11], 1);	/* 1024 */
+	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[GPULAT_HIST_BUCKETS - 1], 1);
+	assert_int_equal(gpulat_hist_bucket_low(11), 1024);
+	assert_int_equal(gpulat_hist_bucket_low(0), 0);
+	gpulat_stats_free(st);
+}
+
+static void test_fmt_duration(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), 812), "812ns");
+	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), 12400), "12.4us");
+	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), 3210000), "3.21ms");
+	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), 1500000000), "1.500s");
+	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), GPULAT_NONE), "-");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact_small),
+		cmocka_unit_test(test_histogram_mode),
+		cmocka_unit_test(test_log2_hist),
+		cmocka_unit_test(test_fmt_duration),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Reader tests: one-line errors naming the file and the problem, the
+ * per-event hook, counts and span, several files merged in time.
+ *
+ *   test_read SAMPLES_DIR [GPU-TRACE-GEN]
+ *
+ * Tests that need a sample trace skip when sample-traces/ has none yet; the
+ * "no GPU events" and "unknown layout" cases need the generator (an
+ * uncompressed v6 trace is patched) and skip without it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "gpulat.h"
+#include "gpulat-read.h"
+
+static const char *samples;
+static const char *gen;
+static char tmpdir[] = "/tmp/gpulat-test-read.XXXXXX";
+
+static void sample(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", samples, name);
+	if (access(buf, R_OK))
+		skip();
+}
+
+static void tmpfile_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", tmpdir, name);
+}
+
+static void write_bytes(const char *path, const void *data, size_t len)
+{
+	FILE *fp = fopen(path, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, len, fp), len);
+	fclose(fp);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	buf = malloc(n);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, n, fp), (size_t)n);
+	fclose(fp);
+	*len = n;
+	return buf;
+}
+
+static void expect_error(const char *path, const char *needle, int err_no)
+{
+	struct gpulat_reader *r;
+	char err[1024] = "";
+
+	errno = 0;
+	r = gpulat_reader_open(&path, 1, err, sizeof(err));
+	if (r)
+		fail_msg("%s opened, expected '%s'", path, needle);
+	if (!strstr(err, needle) || !strstr(err, path))
+		fail_msg("error '%s' should name %s and say '%s'", err, path, needle);
+	assert_null(strchr(err, '\n'));
+	if (err_no)
+		assert_int_equal(errno, err_no);
+}
+
+static void test_missing_file(void **state)
+{
+	char p[512];
+
+	(void)state;
+	tmpfile_path(p, sizeof(p), "does-not-exist.dat");
+	expect_error(p, "No such file or directory", ENOENT);
+}
+
+static void test_not_a_trace(void **state)
+{
+	char p[512];
+
+	(void)state;
+	tmpfile_path(p, sizeof(p), "text.dat");
+	write_bytes(p, "hello, world\n", 13);
+	expect_error(p, "not a trace-cmd data file", EINVAL);
+	tmpfile_path(p, sizeof(p), "empty.dat");
+	write_bytes(p, "", 0);
+	expect_error(p, "not a trace-cmd data file", EINVAL);
+	expect_error(tmpdir, "not a trace-cmd data file", 0);
+}
+
+static void test_truncated(void **state)
+{
+	char p[512], t[512];
+	size_t len;
+	char *buf;
+
+	(void)state;
+	sample(p, sizeof(p), "steady.dat");
+	buf = read_all(p, &len);
+	tmpfile_path(t, sizeof(t), "truncated.dat");
+	write_bytes(t, buf, len > 3000 ? 3000 : len / 2);
+	expect_error(t, "truncated or damaged", EINVAL);
+	free(buf);
+}
+
+/* a v6 (uncompressed) trace from the generator, patched */
+static char *gen_v6(size_t *len)
+{
+	char cmd[1024], p[512];
+
+	if (!gen || access(gen, X_OK))
+		skip();
+	tmpfile_path(p, sizeof(p), "v6.dat");
+	snprintf(cmd, sizeof(cmd), "'%s' -q -s steady -o '%s' --file-version 6", gen, p);
+	if (system(cmd))
+		skip();
+	return read_all(p, len);
+}
+
+static void replace_all(char *buf, size_t len, const char *from, const char *to)
+{
+	size_t n = strlen(from), i;
+
+	assert_int_equal(n, strlen(to));
+	for (i = 0; i + n <= len; i++)
+		if (!memcmp(buf + i, from, n))
+			memcpy(buf + i, to, n);
+}
+
+static void test_no_gpu_events(void **state)
+{
+	char p[512];
+	size_t len;
+	char *buf;
+
+	(void)state;
+	buf = gen_v6(&len);
+	replace_all(buf, len, "gpu_scheduler", "gpu_schedulez");
+	replace_all(buf, len, "dma_fence", "dma_fencz");
+	tmpfile_path(p, sizeof(p), "nogpu.dat");
+	write_bytes(p, buf, len);
+	expect_error(p, "no GPU scheduler events", ENODATA);
+	expect_error(p, GPULAT_RECORD_HINT_617, 0);
+	expect_error(p, GPULAT_RECORD_HINT_LEGACY, 0);
+	free(buf);
+}
+
+static void test_unknown_layout(void **state)
+{
+	char p[512];
+	size_t len;
+	char *buf;
+
+	(void)state;
+	buf = gen_v6(&len);
+	replace_all(buf, len, "struct dma_fence * fence;", "struct dma_fence * fencx;");
+	tmpfile_path(p, sizeof(p), "layout.dat");
+	write_bytes(p, buf, len);
+	expect_error(p, "layout is unknown", 0);
+	expect_error(p, "'fence' missing", 0);
+	free(buf);
+}
+
+struct seen {
+	uint64_t	hooked;
+	uint64_t	sched;
+	uint64_t	jobs;
+	uint64_t	files[2];
+	uint64_t	last_ts;
+	bool		ordered;
+	int		stop_after;
+};
+
+static int hook(const struct gpulat_event *ev, struct tep_record *rec, int file, void *data)
+{
+	struct seen *s = data;
+
+	assert_non_null(rec);
+	s->hooked++;
+	if (ev->kind == GPULAT_EV_SCHED_SWITCH)
+		s->sched++;
+	if (ev->ts < s->last_ts)
+		s->ordered = false;
+	s->last_ts = ev->ts;
+	s->files[file & 1]++;
+	if (s->stop_after && s->hooked == (uint64_t)s->stop_after)
+		return -ECANCELED;
+	return 0;
+}
+
+static void on_job(const struct gpulat_job *job, void *data)
+{
+	struct seen *s = data;
+
+	s->jobs++;
+	s->files[job->file & 1] += 1000000;
+}
+
+static void test_run(void **state)
+{
+	struct gpulat_tracker_ops ops = { .job = on_job };
+	struct seen s = { .ordered = true };
+	struct gpulat_reader_counts c;
+	struct gpulat_tracker *t;
+	struct gpulat_reader *r;
+	char p[512], err[512];
+	const char *path = p;
+	uint64_t first, last;
+
+	(void)state;
+	sample(p, sizeof(p), "steady.dat");
+	r = gpulat_reader_open(&path, 1, err, sizeof(err));
+	assert_non_null(r);
+	t = gpulat_tracker_new(&ops, &s);
+	assert_int_equal(gpulat_reader_era(r), GPULAT_ERA_V519);
+	assert_true(gpulat_reader_has_signals(r));
+	assert_int_equal(gpulat_reader_nfiles(r), 1);
+	assert_true(gpulat_reader_cpus(r, 0) > 0);
+	assert_non_null(gpulat_reader_tep(r, 0));
+	assert_non_null(gpulat_reader_binding(r, 0));
+	assert_null(gpulat_reader_tep(r, 1));
+	assert_string_equal(gpulat_reader_path(r, 0), p);
+	assert_int_equal(gpulat_reader_run(r, t, hook, &s, err, sizeof(err)), 0);
+	gpulat_reader_counts(r, &c);
+	gpulat_reader_span(r, &first, &last);
+	assert_true(c.events > c.gpu_events);
+	assert_true(c.gpu_events > 0);
+	assert_true(s.sched > 0);		/* the hook sees context events too */
+	assert_true(s.ordered);
+	assert_true(s.jobs > 0);
+	assert_true(first < last);
+	assert_int_equal(c.kind[GPULAT_EV_SCHED_SWITCH], s.sched);
+	/* a reader runs once */
+	assert_true(gpulat_reader_run(r, t, NULL, NULL, err, sizeof(err)) < 0);
+	gpulat_tracker_free(t);
+	gpulat_reader_close(r);
+}
+
+static void test_hook_stops(void **state)
+{
+	struct seen s = { .ordered = true, .stop_after = 100 };
+	struct gpulat_reader *r;
+	char p[512], err[512];
+	const char *path = p;
+
+	(void)state;
+	sample(p, sizeof(p), "steady.dat");
+	r = gpulat_reader_open(&path, 1, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(gpulat_reader_run(r, NULL, hook, &s, err, sizeof(err)), -ECANCELED);
+	assert_int_equal(s.hooked, 100);
+	gpulat_reader_close(r);
+}
+
+/* the same trace twice: merged in time, jobs never linked across files */
+static void test_multi_file(void **state)
+{
+	struct gpulat_tracker_ops ops = { .job = on_job };
+	struct seen one = { .ordered = true }, two = { .ordered = true };
+	struct gpulat_reader_counts c1, c2;
+	struct gpulat_tracker *t;
+	struct gpulat_reader *r;
+	char p[512], err[512];
+	const char *paths[2] = { p, p };
+
+	(void)state;
+	sample(p, sizeof(p), "steady.dat");
+	r = gpulat_reader_open(paths, 1, err, sizeof(err));
+	assert_non_null(r);
+	t = gpulat_tracker_new(&ops, &one);
+	assert_int_equal(gpulat_reader_run(r, t, NULL, NULL, err, sizeof(err)), 0);
+	gpulat_reader_counts(r, &c1);
+	gpulat_tracker_free(t);
+	gpulat_reader_close(r);
+
+	r = gpulat_reader_open(paths, 2, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(gpulat_reader_cpus(r, -1), 2 * gpulat_reader_cpus(r, 0));
+	assert_int_equal(gpulat_reader_cpu_base(r, 1), gpulat_reader_cpus(r, 0));
+	t = gpulat_tracker_new(&ops, &two);
+	assert_int_equal(gpulat_reader_run(r, t, hook, &two, err, sizeof(err)), 0);
+	gpulat_reader_counts(r, &c2);
+	assert_int_equal(c2.events, 2 * c1.events);
+	assert_int_equal(two.jobs, 2 * one.jobs);
+	assert_true(two.ordered);
+	/* each file's hook events and jobs are its own */
+	assert_int_equal(two.files[0], two.files[1]);
+	gpulat_tracker_free(t);
+	gpulat_reader_close(r);
+}
+
+static int teardown(void **state)
+{
+	char cmd[256];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_not_a_trace),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_no_gpu_events),
+		cmocka_unit_test(test_unknown_layout),
+		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_hook_stops),
+		cmocka_unit_test(test_multi_file),
+	};
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_read SAMPLES_DIR [GPU-TRACE-GEN]\n");
+		return 2;
+	}
+	samples = argv[1];
+	gen = argc > 2 ? argv[2] : NULL;
+	if (!mkdtemp(tmpdir))
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, teardown);
+}
