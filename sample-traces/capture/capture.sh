@@ -160,6 +160,11 @@ fi
 step "download kernel packages for $KVER"
 DEBS=$CACHE/debs
 mkdir -p "$DEBS"
+# one capture at a time fills the cache (released when the script exits)
+if command -v flock > /dev/null 2>&1; then
+	exec 9> "$CACHE/.lock"
+	flock -w 900 9 || die "cache $CACHE is locked by another capture"
+fi
 have_debs()
 {
 	local p
@@ -232,6 +237,8 @@ VMLINUZ=$ROOT/boot/vmlinuz-$KVER
 [ -f "$VMLINUZ" ] || die "no $VMLINUZ in the unpacked image package"
 ls "$MODDIR"/drivers/gpu/drm/scheduler/gpu-sched.ko* > /dev/null 2>&1 ||
 	die "gpu-sched.ko missing from linux-image-$KVER"
+
+exec 9>&-	# cache ready: release the lock
 
 # --------------------------------------------------------------------------
 step "build mock_gpu.ko"

@@ -65,7 +65,7 @@ static void truth_line(struct gen_sim *s, const struct gen_format *fmt, int cpu,
 		json_object_object_add(f, v[i].name, fval_json(&v[i]));
 	json_object_object_add(o, "fields", f);
 	fprintf(s->ev_truth, "%s\n",
-		json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED));
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 }
 

@@ -88,6 +88,7 @@ struct gen_scenario {
 	struct gen_ring_cfg	rings[GEN_MAX_RINGS];
 	struct gen_proc_cfg	procs[GEN_MAX_PROCS];
 	int		bg_ratio_pct;	/* background events per GPU event, % */
+	unsigned int	bg_cpus;	/* CPUs with background activity, 0 = all */
 	uint64_t	free_min;	/* fence free delay after done */
 	uint64_t	free_max;
 	bool		signal_ooo;	/* signals of one ring on two CPUs */
@@ -243,6 +244,7 @@ struct gen_job {
 	uint64_t	dur;
 	uint64_t	queue_ts, run_ts, done_ts, signal_ts;
 	uint64_t	signaled_at;	/* when signalled (traced or not) */
+	uint64_t	hw_seqno;	/* amdgpu hardware fence, set at run */
 	int8_t		queue_cpu, run_cpu, done_cpu, signal_cpu;
 	int		ndeps;
 	int		deps[GEN_MAX_DEPS];
@@ -272,6 +274,8 @@ struct gen_entity {
 
 struct gen_ring {
 	uint64_t	name_ptr;	/* const char *name (pre-5.19) */
+	uint64_t	hw_ctx;		/* amdgpu hardware fence context */
+	uint64_t	hw_seqno;
 	uint64_t	next_id;
 	int		hw_head, hw_tail;	/* on the hardware, FIFO */
 	int		hw_count;
@@ -377,6 +381,8 @@ bool gpu_emit_fence(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 		    uint64_t *ts);
 void gpu_emit_amd_job(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 		      int cpu, int pid, uint64_t *t);
+void gpu_emit_hw_fence(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
+		       int cpu, int pid, uint8_t flags, uint64_t *t);
 void gpu_emit_iv(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_t *t);
 
 /* background.c */

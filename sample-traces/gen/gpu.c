@@ -243,6 +243,26 @@ void gpu_emit_amd_job(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 	}
 }
 
+/*
+ * amdgpu's own hardware fence of the job (driver "amdgpu", one context per
+ * ring): created in run_job, signalled by the interrupt just before the
+ * scheduler's finished fence. Readers must not take it for the job's fence.
+ */
+void gpu_emit_hw_fence(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
+		       int cpu, int pid, uint8_t flags, uint64_t *t)
+{
+	bool detached = s->sc->era == ERA_617 && ev == EV_FENCE_DESTROY;
+	struct gen_fval v[] = {
+		FV_STR("driver", detached ? "detached-driver" : "amdgpu"),
+		FV_STR("timeline", detached ? "signaled-timeline" : ring_cfg(s, j)->name),
+		FV_NUM("context", (uint32_t)s->rings[j->ring].hw_ctx),
+		FV_NUM("seqno", (uint32_t)j->hw_seqno),
+	};
+
+	if (s->sc->amdgpu && s->sc->dma_fence)
+		emit_at(s, ev, cpu, pid, flags, v, 4, t, NULL);
+}
+
 /* amdgpu_iv: the end-of-pipe interrupt vector of the ring */
 void gpu_emit_iv(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 		 uint64_t *t)

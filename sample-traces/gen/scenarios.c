@@ -39,7 +39,7 @@
 
 #define DESKTOP(era_, nm, ds)						\
 	.name = nm, .desc = ds, .era = era_, .dma_fence = true, .cpus = 4,	\
-	.duration = MS(2000), .tail = MS(30), .ndevs = 1, .devs = { DEV0 },	\
+	.duration = MS(1200), .tail = MS(30), .ndevs = 1, .devs = { DEV0 },	\
 	.nrings = 3, .rings = { DESKTOP_RINGS }, .nprocs = 3,		\
 	.procs = { DESKTOP_PROCS }, .bg_ratio_pct = 350,			\
 	.free_min = US(200), .free_max = MS(2)
@@ -60,7 +60,7 @@
 
 #define DEPS(era_, nm, ds)						\
 	.name = nm, .desc = ds, .era = era_, .dma_fence = true, .cpus = 4,	\
-	.duration = MS(1500), .tail = MS(40), .ndevs = 1, .devs = { DEV0 },	\
+	.duration = MS(1000), .tail = MS(40), .ndevs = 1, .devs = { DEV0 },	\
 	.nrings = 3, .rings = { DEPS_RINGS }, .nprocs = 2,		\
 	.procs = { DEPS_PROCS }, .bg_ratio_pct = 350,			\
 	.free_min = US(200), .free_max = MS(2)
@@ -72,11 +72,12 @@ static const struct gen_scenario scenarios[] = {
 		  "the steady desktop with the 6.17+ stable uAPI events") },
 	{
 		.name = "stutter", .era = ERA_519, .dma_fence = true, .cpus = 4,
-		.desc = "a game pausing submissions for 20-45 ms every 25 frames",
-		.duration = MS(2000), .tail = MS(30), .ndevs = 1, .devs = { DEV0 },
+		.desc = "a game pausing submissions for 20-45 ms every 25 frames; CPU 3 nearly idle",
+		.duration = MS(2000), .tail = MS(30), .ndevs = 1,
+		.devs = { { "0000:03:00.0", 0, 130, 1 } },
 		.nrings = 2, .rings = { RING("gfx", 0, 2, US(2000), US(6000)),
 					RING("comp", 0, 4, US(300), US(900)) },
-		.nprocs = 2, .procs = {
+		.nprocs = 3, .procs = {
 			{ .pid = 1234, .comm = "Xorg", .cpu = 1, .period = FRAME60,
 			  .jitter = US(200), .burst = 1, .rings = 0x1, .client_id = 1,
 			  .start = US(100) },
@@ -84,15 +85,20 @@ static const struct gen_scenario scenarios[] = {
 			  .jitter = US(1500), .burst = 1, .rings = 0x3, .client_id = 2,
 			  .gap_every = 25, .gap_min = MS(20), .gap_max = MS(45),
 			  .wait_pct = 15, .max_inflight = 3, .start = US(700) },
+			/* alone on CPU 3: gaps > 134 ms need TIME_EXTEND events */
+			{ .pid = 5555, .comm = "thumbnailer", .cpu = 3, .period = MS(300),
+			  .jitter = MS(20), .burst = 1, .rings = 0x2, .client_id = 3,
+			  .start = MS(40) },
 		},
-		.bg_ratio_pct = 350, .free_min = US(200), .free_max = MS(2),
+		.bg_ratio_pct = 350, .bg_cpus = 0x7,
+		.free_min = US(200), .free_max = MS(2),
 	},
 	{ DEPS(ERA_519, "deps", "cross-ring dependencies sdma0 -> comp -> gfx, 5.19-6.16 (wait_dep)") },
 	{ DEPS(ERA_617, "deps-617", "cross-ring dependencies, 6.17+ (add_dep, unschedulable)") },
 	{
 		.name = "saturated", .era = ERA_519, .dma_fence = true, .cpus = 4,
 		.desc = "two 120 Hz clients on a 2-credit gfx ring: full hardware, long queue waits",
-		.duration = MS(1500), .tail = MS(30), .ndevs = 1, .devs = { DEV0 },
+		.duration = MS(1000), .tail = MS(30), .ndevs = 1, .devs = { DEV0 },
 		.nrings = 2, .rings = { RING("gfx", 0, 2, US(6000), US(9000)),
 					RING("sdma0", 0, 4, US(100), US(400)) },
 		.nprocs = 2, .procs = {
@@ -107,16 +113,16 @@ static const struct gen_scenario scenarios[] = {
 	},
 	{
 		DESKTOP(ERA_519, "hang",
-			"the gfx ring stops completing at 1.2 s: jobs never done at end of trace"),
-		.duration = MS(1500), .tail = MS(20),
-		.rings = { { "gfx", 0, 2, US(1500), US(5000), -1, 0, MS(1200) },
+			"the gfx ring stops completing at 0.8 s: jobs never done at end of trace"),
+		.duration = MS(1000), .tail = MS(20),
+		.rings = { { "gfx", 0, 2, US(1500), US(5000), -1, 0, MS(800) },
 			   RING("comp", 0, 4, US(200), US(1200)),
 			   RING("sdma0", 0, 4, US(50), US(300)) },
 	},
 	{
 		.name = "two-gpus", .era = ERA_617, .dma_fence = true, .cpus = 4,
 		.desc = "two devices with identical ring names (6.17+)",
-		.duration = MS(1500), .tail = MS(30), .ndevs = 2, .devs = { DEV0, DEV1 },
+		.duration = MS(1000), .tail = MS(30), .ndevs = 2, .devs = { DEV0, DEV1 },
 		.nrings = 4, .rings = { RING("gfx_0.0.0", 0, 2, US(1500), US(4000)),
 					RING("sdma0", 0, 4, US(50), US(300)),
 					RING("gfx_0.0.0", 1, 2, US(2500), US(7000)),
@@ -137,7 +143,7 @@ static const struct gen_scenario scenarios[] = {
 	{
 		.name = "fence-reuse", .era = ERA_519, .dma_fence = true, .cpus = 4,
 		.desc = "many short jobs, fences freed within tens of us: finished-fence pointers reused",
-		.duration = MS(400), .tail = MS(10), .ndevs = 1, .devs = { DEV0 },
+		.duration = MS(250), .tail = MS(10), .ndevs = 1, .devs = { DEV0 },
 		.nrings = 2, .rings = { RING("gfx", 0, 2, US(100), US(400)),
 					RING("sdma0", 0, 4, US(20), US(80)) },
 		.nprocs = 2, .procs = {
@@ -153,7 +159,7 @@ static const struct gen_scenario scenarios[] = {
 	{
 		.name = "signal-ooo", .era = ERA_519, .dma_fence = true, .cpus = 4,
 		.desc = "every second fence signal deferred to another CPU: signals out of completion order",
-		.duration = MS(500), .tail = MS(10), .ndevs = 1, .devs = { DEV0 },
+		.duration = MS(300), .tail = MS(10), .ndevs = 1, .devs = { DEV0 },
 		.nrings = 2, .rings = { RING("comp", 0, 4, US(10), US(30)),
 					RING("gfx", 0, 2, US(1000), US(3000)) },
 		.nprocs = 2, .procs = {
@@ -170,32 +176,30 @@ static const struct gen_scenario scenarios[] = {
 	{
 		DESKTOP(ERA_519, "lost-events",
 			"the steady desktop with two ring-buffer overruns (CPU 0 and CPU 2)"),
-		.nlost = 2, .lost = { { 0, MS(800), MS(15) }, { 2, MS(1300), MS(10) } },
+		.nlost = 2, .lost = { { 0, MS(800), MS(15) }, { 2, MS(1000), MS(10) } },
 	},
 	{
 		DEPS(ERA_PRE57, "era-pre57",
 		     "4.20-5.6 events: no drm_run_job, const char *name pointers"),
-		.duration = MS(1000),
 	},
 	{
 		DEPS(ERA_57, "era-57",
 		     "5.7-5.18 events: drm_run_job, const char *name pointers"),
-		.duration = MS(1000),
 	},
 	{
 		DEPS(ERA_519, "amdgpu",
 		     "5.19-6.16 scheduler events plus amdgpu_cs_ioctl/sched_run_job/iv"),
-		.amdgpu = true, .duration = MS(1000),
+		.amdgpu = true,
 	},
 	{
 		DEPS(ERA_617, "amdgpu-617",
 		     "6.17+ scheduler events plus the 6.17 amdgpu layouts"),
-		.amdgpu = true, .duration = MS(1000),
+		.amdgpu = true,
 	},
 	{
 		DESKTOP(ERA_617, "seqno-wrap",
 			"6.17+, entity seqnos start just below 2^32: u32 dma_fence seqnos wrap"),
-		.duration = MS(1200), .seqno_start = 4294967296ULL - 40,
+		.duration = MS(1000), .seqno_start = 4294967296ULL - 40,
 	},
 };
 

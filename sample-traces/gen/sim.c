@@ -356,6 +356,8 @@ static void sched_run(struct gen_sim *s, int j, int cpu, int pid, uint64_t *t)
 	if (s->last_dropped)
 		J->lost |= LOST_RUN;
 	gpu_emit_amd_job(s, EV_AMD_RUN, J, cpu, pid, t);
+	J->hw_seqno = ++R->hw_seqno;
+	gpu_emit_hw_fence(s, EV_FENCE_INIT, J, cpu, pid, 0, t);
 	gpu_emit_fence(s, EV_FENCE_SIGNALED, J, false, cpu, pid, 0, t, NULL);
 	R->jobs_run++;
 	if (R->hw_head == j)
@@ -419,12 +421,16 @@ static void act_done(struct gen_sim *s, int j, uint64_t now)
 	struct gen_ring *R = &s->rings[J->ring];
 	const struct gen_dev_cfg *d = dcfg(s, J->ring);
 	int cpu = d->irq_cpu, pid = bg_current_pid(s, cpu);
-	uint64_t t = now, ts;
+	uint64_t t = now - rng_range(&s->rng, 1000, 2500), ts;
 
 	if (R->hw_head != j)
 		abort();		/* the hardware ring is FIFO */
+	/* the interrupt starts a little before the scheduler's done event */
 	bg_irq_entry(s, cpu, d->irq, "amdgpu", &t);
 	gpu_emit_iv(s, J, cpu, pid, &t);
+	gpu_emit_hw_fence(s, EV_FENCE_SIGNALED, J, cpu, pid, 0x09, &t);
+	if (t < now)
+		t = now;
 	gpu_emit_done(s, J, cpu, pid, &t, &ts);
 	J->done_ts = ts;
 	J->done_cpu = cpu;
@@ -439,8 +445,10 @@ static void act_done(struct gen_sim *s, int j, uint64_t now)
 	R->jobs_done++;
 	if (s->sc->signal_ooo && (R->jobs_done & 1))
 		heap_push(&s->heap, ts + rng_range(&s->rng, US(30), US(60)), ACT_SIGNAL, j);
-	else
+	else {
+		t = ts + rng_range(&s->rng, US(1), US(3));
 		signal_job(s, j, cpu, pid, 0x09, &t);
+	}
 	bg_irq_exit(s, cpu, d->irq, &t);
 	if (R->hw_head >= 0)
 		hw_start(s, R->hw_head);
@@ -471,6 +479,7 @@ static void act_destroy(struct gen_sim *s, int j, uint64_t now)
 	}
 	gpu_emit_fence(s, EV_FENCE_DESTROY, J, false, cpu, R->worker_pid, 0, &t, NULL);
 	gpu_emit_fence(s, EV_FENCE_DESTROY, J, true, cpu, R->worker_pid, 0, &t, NULL);
+	gpu_emit_hw_fence(s, EV_FENCE_DESTROY, J, cpu, R->worker_pid, 0, &t);
 	J->destroyed = true;
 	if (J->fence_ptr)
 		fence_free(s, J->fence_ptr);
@@ -490,6 +499,8 @@ static void sim_init(struct gen_sim *s)
 		struct gen_ring *R = &s->rings[i];
 
 		R->name_ptr = RING_NAME_BASE + 0x3000ULL * i;
+		R->hw_ctx = 17 + i;	/* allocated at driver load */
+		R->hw_seqno = 0x1c3;	/* after the ring tests */
 		R->hw_head = R->hw_tail = R->last_job = -1;
 		if (sc->era == ERA_617) {
 			R->worker_pid = 131 + 2 * sc->rings[i].dev;
@@ -507,7 +518,8 @@ static void sim_init(struct gen_sim *s)
 	}
 	bg_init(s);
 	for (i = 0; s->bg_on && i < sc->cpus; i++)
-		heap_push(&s->heap, s->t0 + rng_exp(&s->rng, s->bg_mean), ACT_BG, i);
+		if (!sc->bg_cpus || (sc->bg_cpus & (1u << i)))
+			heap_push(&s->heap, s->t0 + rng_exp(&s->rng, s->bg_mean), ACT_BG, i);
 }
 
 static void dispatch(struct gen_sim *s, const struct gen_action *a)

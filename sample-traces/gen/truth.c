@@ -193,6 +193,8 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 	add(o, "id", e617 ? NULL : json_object_new_uint64(J->id));
 	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)J->fence_ptr);
 	add(o, "fence_ptr", e617 ? NULL : json_object_new_string(buf));
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)s->ents[J->entity].ptr);
+	add(o, "entity", e617 ? NULL : json_object_new_string(buf));
 	add(o, "fence_ctx", json_object_new_uint64(J->ctx));
 	add(o, "fence_seqno", json_object_new_uint64(J->seqno));
 	add(o, "client_id", e617 ? json_object_new_uint64(s->sc->procs[J->proc].client_id) : NULL);
