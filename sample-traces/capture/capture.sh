@@ -153,8 +153,9 @@ if [ -n "$PKGS_NEEDED" ]; then
 		$PKGS_NEEDED >> "$WORK/apt.log" 2>&1 ||
 		die "apt-get install$PKGS_NEEDED failed: $(tail -1 "$WORK/apt.log")"
 fi
-[ -x /bin/busybox ] && ! ldd /bin/busybox > /dev/null 2>&1 ||
+if [ ! -x /bin/busybox ] || ldd /bin/busybox > /dev/null 2>&1; then
 	die "/bin/busybox is not a static binary (install busybox-static)"
+fi
 
 # --------------------------------------------------------------------------
 step "download kernel packages for $KVER"
@@ -326,4 +327,4 @@ step "check trace"
 n=$(trace-cmd report "$OUT_ABS" 2>/dev/null | grep -c 'drm_sched_job:' || true)
 [ "$n" -gt 0 ] || die "trace has no drm_sched_job events"
 echo "$PROG: wrote $OUT ($(stat -c %s "$OUT_ABS") bytes, $n drm_sched_job events," \
-     "kernel $(cat "$WORK/result/version.txt" | awk '{ print $3 }'))" >&2
+     "kernel $(awk '{ print $3 }' "$WORK/result/version.txt"))" >&2

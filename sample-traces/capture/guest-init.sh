@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # SPDX-License-Identifier: GPL-2.0
 #
 # /init of the capture initramfs (see capture.sh).  Loads the kernel's own
@@ -62,7 +63,7 @@ done
 [ -d /sys/kernel/tracing/events/gpu_scheduler ] || {
 	fail "no gpu_scheduler events in tracefs"; finish; }
 
-cd /tmp
+cd /tmp || { fail "no /tmp"; finish; }
 # shellcheck disable=SC2086
 trace-cmd record -o /tmp/trace.dat -b 4096 $TRACE_EVENTS > $OUT/record.log 2>&1 &
 TPID=$!
@@ -89,7 +90,7 @@ if [ "$STATUS" = ok ]; then
 	while [ "$(cat /sys/module/mock_gpu/parameters/finished)" != 1 ]; do
 		sleep 0.2
 		i=$((i + 1))
-		if [ $i -gt ${SCENARIO_TIMEOUT:-1500} ]; then
+		if [ $i -gt "${SCENARIO_TIMEOUT:-1500}" ]; then
 			fail "scenario did not finish"
 			break
 		fi

@@ -22,7 +22,10 @@ for ring in gfx comp; do
 	q=$(grep " drm_sched_job:" "$tmp/report.txt" | grep -c "ring=$ring," || true)
 	r=$(grep " drm_run_job:" "$tmp/report.txt" | grep -c "ring=$ring," || true)
 	echo "ring $ring: queued $q run $r"
-	[ "$q" -gt 0 ] && [ "$r" -gt 0 ] || { echo "FAIL: ring $ring has no jobs"; fail=1; }
+	if [ "$q" -eq 0 ] || [ "$r" -eq 0 ]; then
+		echo "FAIL: ring $ring has no jobs"
+		fail=1
+	fi
 	[ "$q" -eq "$r" ] || { echo "FAIL: ring $ring queued $q != run $r"; fail=1; }
 done
 q=$(grep -c " drm_sched_job:" "$tmp/report.txt" || true)
