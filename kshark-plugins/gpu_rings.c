@@ -78,6 +78,9 @@ again:
 
 char *gpujob_ring_label(char *buf, size_t len, const char *dev, const char *ring)
 {
+	/* PCI addresses without the usual domain, like lspci: 0000:03:00.0 -> 03:00.0 */
+	if (dev && !strncmp(dev, "0000:", 5) && dev[5])
+		dev += 5;
 	if (dev && dev[0])
 		snprintf(buf, len, "%s@%s", ring ? ring : "?", dev);
 	else

@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1
+"""GUI test of the gpu_jobs KernelShark plugin under Xvfb.
+
+  gui_test.py LAUNCHER TRACE.dat TRUTH.json [--keep DIR]
+
+Opens TRACE with the gpu-kshark launcher (session with one row per ring), zoomed on a
+job picked from the truth file, takes screenshots (import -window root) and checks:
+  1. the graph has one row per CPU and per ring (baselines found in the picture);
+  2. every ring row with jobs in the visible range holds pixels of the plugin's stage
+     colors (process palette, pale "hw queue" and paler "wait" tints), and ring rows do
+     not get them outside their band;
+  3. CPU rows hold stage strips (the same colors in their top quarter);
+  4. a double-click on the picked job's box sets marker A at its queue time and marker
+     B at its done time (marker lines at those x positions).
+Exit: 0 pass, 1 fail, 77 skip (no Xvfb / ImageMagick / xdotool / kernelshark).
+Only the processes started here are stopped, by their ids.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+# KsPlot colors of GpuJobs.cpp (gpujobPalette, gpujobWaitAlpha, gpujobHwqAlpha)
+PALETTE = [
+    (31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40),
+    (148, 103, 189), (140, 86, 75), (227, 119, 194), (23, 190, 207),
+    (188, 189, 34), (0, 0, 160), (0, 128, 128), (128, 0, 64),
+]
+WAIT_ALPHA = 0.30
+HWQ_ALPHA = 0.60
+MARK_A = (0, 128, 0)      # Qt::darkGreen
+MARK_B = (0, 128, 128)    # Qt::darkCyan
+WIDTH, HEIGHT = 1100, 760
+
+
+def tint(c, a):
+    return tuple(int(v * a + (1 - a) * 255) for v in c)
+
+
+def process_color(pid):
+    h = (pid * 2654435761) & 0xffffffff
+    return PALETTE[(h >> 16) % len(PALETTE)]
+
+
+STAGE_COLORS = set()
+for c in PALETTE:
+    for col in (c, tint(c, HWQ_ALPHA), tint(c, WAIT_ALPHA)):
+        STAGE_COLORS.add(col)
+
+
+def near(a, b, tol=3):
+    return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def is_stage(px):
+    if px in STAGE_COLORS:
+        return True
+    return any(near(px, c) for c in STAGE_COLORS)
+
+
+class Image:
+    def __init__(self, data):
+        # binary PPM (P6) as written by `import ... ppm:-`
+        parts = []
+        pos = 0
+        while len(parts) < 4:
+            while data[pos:pos + 1].isspace():
+                pos += 1
+            if data[pos:pos + 1] == b'#':
+                pos = data.index(b'\n', pos) + 1
+                continue
+            end = pos
+            while not data[end:end + 1].isspace():
+                end += 1
+            parts.append(data[pos:end])
+            pos = end
+        pos += 1
+        assert parts[0] == b'P6', parts[0]
+        self.w, self.h, maxval = int(parts[1]), int(parts[2]), int(parts[3])
+        assert maxval == 255
+        self.px = data[pos:pos + self.w * self.h * 3]
+
+    def get(self, x, y):
+        i = (y * self.w + x) * 3
+        return (self.px[i], self.px[i + 1], self.px[i + 2])
+
+
+def screenshot(env):
+    out = subprocess.run(['import', '-window', 'root', '-depth', '8', 'ppm:-'], env=env,
+                         capture_output=True, check=True).stdout
+    return Image(out)
+
+
+def long_dark_rows(img, x0, x1, min_frac=0.9):
+    """y of horizontal dark lines spanning [x0, x1] (graph baselines, time axis)"""
+    rows = []
+    for y in range(img.h):
+        dark = 0
+        for x in range(x0, x1, 2):
+            r, g, b = img.get(x, y)
+            if r < 90 and g < 90 and b < 90:
+                dark += 1
+        if dark >= min_frac * ((x1 - x0) // 2):
+            if not rows or y - rows[-1] > 3:
+                rows.append(y)
+    return rows
+
+
+def graph_ready(lines, need):
+    """the time axis and evenly spaced graph baselines (not a progress dialog)"""
+    if len(lines) < need:
+        return False
+    pitch = [b - a for a, b in zip(lines[1:need], lines[2:need])]
+    return (lines[1] - lines[0] >= 30 and all(p >= 30 for p in pitch) and
+            max(pitch) - min(pitch) <= 2)
+
+
+def axis_extent(img, y):
+    """x range of the time axis line at y"""
+    # the contiguous dark run through the middle (the root window around is black too)
+    dark = lambda x: sum(img.get(x, y)) < 200
+    x0 = x1 = WIDTH // 2
+    while x0 > 0 and dark(x0 - 1):
+        x0 -= 1
+    while x1 < img.w - 1 and dark(x1 + 1):
+        x1 += 1
+    return x0, x1
+
+
+def pick_job(truth):
+    """A long job that starts after every earlier job of its ring ended (sub-row 0)."""
+    by_ring = {}
+    for j in truth['jobs']:
+        by_ring.setdefault((j['dev'], j['ring_label']), []).append(j)
+    best = None
+    for key, jobs in by_ring.items():
+        jobs.sort(key=lambda j: (j['queue_ts'] if j['queue_ts'] is not None else 0))
+        end = 0
+        for j in jobs:
+            stages = [j[k] for k in ('queue_ts', 'run_ts', 'done_ts', 'signal_ts')
+                      if j.get(k) is not None]
+            if j['status'] == 'complete' and j['queue_ts'] > end and j['total']:
+                if best is None or j['total'] > best[1]['total']:
+                    best = (key, j)
+            end = max([end] + stages)
+    return best
+
+
+def visible_rings(truth, t0, t1):
+    rings = []
+    for j in truth['jobs']:
+        key = (j['dev'], j['ring_label'])
+        if key not in rings:
+            rings.append(key)
+    rings.sort()
+    busy = set()
+    for j in truth['jobs']:
+        b = min(j[k] for k in ('queue_ts', 'run_ts', 'done_ts') if j.get(k) is not None)
+        e = max(j[k] for k in ('queue_ts', 'run_ts', 'done_ts', 'signal_ts')
+                if j.get(k) is not None)
+        if e >= t0 and b <= t1:
+            busy.add((j['dev'], j['ring_label']))
+    return rings, busy
+
+
+def children(pid):
+    try:
+        with open('/proc/%d/task/%d/children' % (pid, pid)) as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__)
+        return 2
+    launcher, trace, truth_file = sys.argv[1:4]
+    keep = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == '--keep' else None
+    for tool in ('Xvfb', 'import', 'xdotool', 'kernelshark'):
+        if not shutil.which(tool):
+            print('SKIP: %s not found' % tool)
+            return 77
+
+    truth = json.load(open(truth_file))
+    picked = pick_job(truth)
+    if not picked:
+        print('SKIP: no isolated job in the truth file')
+        return 77
+    ring_key, job = picked
+    span = job['done_ts'] - job['queue_ts']
+    t0 = job['queue_ts'] - 2 * span
+    t1 = job['done_ts'] + 2 * span
+    rings, busy = visible_rings(truth, t0, t1)
+    ncpu = truth['cpus']
+    print('job %d on %s: queue %d done %d, range [%d, %d]' %
+          (job['index'], ring_key, job['queue_ts'], job['done_ts'], t0, t1))
+
+    tmp = tempfile.mkdtemp(prefix='gst-kshark-gui.')
+    procs = []
+    failures = []
+    try:
+        cache = os.path.join(tmp, 'cache')
+        os.makedirs(cache)
+        with open(os.path.join(cache, 'setting.ini'), 'w') as f:
+            f.write('[General]\nnoRootWarn=true\n')
+
+        rfd, wfd = os.pipe()
+        xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(wfd), '-screen', '0',
+                                 '%dx%dx24' % (WIDTH + 80, HEIGHT + 80), '-nolisten', 'tcp'],
+                                pass_fds=(wfd,), stderr=subprocess.DEVNULL)
+        procs.append(xvfb)
+        os.close(wfd)
+        # read up to the newline and keep the pipe open: Xvfb dies of SIGPIPE otherwise
+        disp = b''
+        while not disp.endswith(b'\n'):
+            chunk = os.read(rfd, 64)
+            if not chunk:
+                break
+            disp += chunk
+        disp = disp.decode().strip()
+        env = dict(os.environ, DISPLAY=':' + disp, KS_USER_CACHE_DIR=cache,
+                   GPU_KSHARK_SESSION=os.path.join(tmp, 'session.json'),
+                   XDG_RUNTIME_DIR=tmp)
+        log = open(os.path.join(tmp, 'kernelshark.log'), 'w')
+        ks = subprocess.Popen([launcher, '-g', '%dx%d' % (WIDTH, HEIGHT),
+                               '-r', '%d,%d' % (t0, t1), trace],
+                              env=env, stdout=log, stderr=subprocess.STDOUT)
+        procs.append(ks)
+
+        # wait until the graph is on screen and stable
+        img = None
+        lines = []
+        deadline = time.time() + 60
+        prev = None
+        while time.time() < deadline:
+            time.sleep(0.7)
+            if ks.poll() is not None:
+                failures.append('launcher exited with %d' % ks.returncode)
+                break
+            img = screenshot(env)
+            if img.px != prev:
+                prev = img.px
+                continue
+            lines = long_dark_rows(img, WIDTH // 2, WIDTH - 60)
+            if graph_ready(lines, 1 + ncpu + len(rings)):
+                break
+        if failures:
+            raise RuntimeError
+        if keep:
+            with open(os.path.join(keep, 'gui-test.ppm'), 'wb') as f:
+                f.write(subprocess.run(['import', '-window', 'root', '-depth', '8', 'ppm:-'], env=env,
+                                       capture_output=True).stdout)
+
+        # 1. rows: the time axis, then one baseline per CPU, then one per ring
+        need = 1 + ncpu + len(rings)
+        if len(lines) < need:
+            failures.append('found %d long horizontal lines, want %d (axis + %d CPUs + '
+                            '%d rings): %s' % (len(lines), need, ncpu, len(rings), lines))
+            raise RuntimeError
+        axis = lines[0]
+        bases = lines[1:need]
+        row_h = min(b - a for a, b in zip(bases, bases[1:]))
+        gx0, gx1 = axis_extent(img, axis)
+        print('axis y=%d x=[%d, %d], baselines %s, row pitch %d' % (axis, gx0, gx1, bases, row_h))
+
+        def x_of(ts):
+            return int(round(gx0 + (ts - t0) * (gx1 - gx0) / float(t1 - t0)))
+
+        def band_count(base, top_frac=1.0):
+            n = 0
+            top = base - int((row_h - 4) * top_frac)
+            for y in range(max(top, 0), base):
+                for x in range(gx0 + 1, gx1):
+                    if is_stage(img.get(x, y)):
+                        n += 1
+            return n
+
+        # 2. ring rows
+        for i, key in enumerate(rings):
+            base = bases[ncpu + i]
+            n = band_count(base)
+            label = key[1] + ('@' + key[0] if key[0] else '')
+            print('ring row %s (base y=%d): %d stage-colored pixels, jobs in range: %s' %
+                  (label, base, n, key in busy))
+            if key in busy and n < 30:
+                failures.append('ring row %s has no job boxes' % label)
+            if key not in busy and n > 0:
+                failures.append('ring row %s has job colors but no jobs in range' % label)
+
+        # 3. CPU rows: stage strips in the top quarter of some CPU rows
+        cpu_px = sum(band_count(bases[c]) for c in range(ncpu))
+        print('CPU rows: %d stage-colored pixels' % cpu_px)
+        if cpu_px < 30:
+            failures.append('no job stage strips on the CPU rows')
+
+        # 4. double-click on the job: markers A (queue) and B (done)
+        ri = rings.index(ring_key)
+        xq, xd = x_of(job['queue_ts']), x_of(job['done_ts'])
+        cx, cy = (xq + xd) // 2, bases[ncpu + ri] - 3
+        subprocess.run(['xdotool', 'mousemove', str(cx), str(cy), 'click', '--repeat', '2',
+                        '--delay', '80', '1'], env=env, check=True)
+        time.sleep(1.5)
+        img = screenshot(env)
+        # marking may change the layout (a scroll bar appears): measure again
+        lines = long_dark_rows(img, WIDTH // 2, WIDTH - 60)
+        axis, bases = lines[0], lines[1:need]
+        gx0, gx1 = axis_extent(img, axis)
+        xq, xd = x_of(job['queue_ts']), x_of(job['done_ts'])
+
+        def marker_x(color, around):
+            best = None
+            for x in range(max(around - 6, 0), min(around + 7, img.w)):
+                n = sum(1 for y in range(axis, bases[-1]) if near(img.get(x, y), color, 20))
+                if n > (bases[-1] - axis) // 3 and (best is None or n > best[1]):
+                    best = (x, n)
+            return best
+
+        ma, mb = marker_x(MARK_A, xq), marker_x(MARK_B, xd)
+        print('double-click at (%d, %d): marker A %s (want x~%d), marker B %s (want x~%d)' %
+              (cx, cy, ma, xq, mb, xd))
+        if not ma:
+            failures.append('marker A not at the queue event')
+        if not mb:
+            failures.append('marker B not at the done event')
+        if keep:
+            with open(os.path.join(keep, 'gui-test-markers.ppm'), 'wb') as f:
+                f.write(subprocess.run(['import', '-window', 'root', '-depth', '8', 'ppm:-'], env=env,
+                                       capture_output=True).stdout)
+    except RuntimeError:
+        pass
+    finally:
+        for p in reversed(procs):
+            for c in children(p.pid):
+                try:
+                    os.kill(c, signal.SIGTERM)
+                except OSError:
+                    pass
+            if p.poll() is None:
+                p.terminate()
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        if failures:
+            try:
+                sys.stderr.write(open(os.path.join(tmp, 'kernelshark.log')).read())
+            except OSError:
+                pass
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    for f in failures:
+        print('FAIL: ' + f)
+    if failures:
+        return 1
+    print('PASS')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
