@@ -396,19 +396,19 @@ int gpulat_reader_run(struct gpulat_reader *r, struct gpulat_tracker *t,
 		}
 	}
 
-	if (r->n == 1) {
-		ret = tracecmd_iterate_events(r->f[0].h, NULL, 0, on_record, r);
-	} else {
-		hs = calloc(r->n, sizeof(*hs));
-		if (!hs) {
-			seterr(err, errlen, "out of memory");
-			return -ENOMEM;
-		}
-		for (i = 0; i < r->n; i++)
-			hs[i] = r->f[i].h;
-		ret = tracecmd_iterate_events_multi(hs, r->n, on_record, r);
-		free(hs);
+	/*
+	 * One or several files: the _multi iterator (the single-file one leaks
+	 * the records it peeked when the callback stops it early).
+	 */
+	hs = calloc(r->n, sizeof(*hs));
+	if (!hs) {
+		seterr(err, errlen, "out of memory");
+		return -ENOMEM;
 	}
+	for (i = 0; i < r->n; i++)
+		hs[i] = r->f[i].h;
+	ret = tracecmd_iterate_events_multi(hs, r->n, on_record, r);
+	free(hs);
 	if (r->stop < 0) {
 		seterr(err, errlen, "%s: stopped: %s", r->f[0].path, strerror(-r->stop));
 		return r->stop;

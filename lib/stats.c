@@ -728,7 +728,8 @@ int gpulat_stats_finish(struct gpulat_stats *s)
 			for (m = 0; m < GPULAT_M__COUNT; m++)
 				gpulat__qacc_summary(&g->q[m], &g->g.m[m]);
 		}
-		qsort(s->list[k].v, s->list[k].n, sizeof(void *), cmp_group);
+		if (s->list[k].n)
+			qsort(s->list[k].v, s->list[k].n, sizeof(void *), cmp_group);
 	}
 	if (s->nstalls)
 		qsort(s->stalls, s->nstalls, sizeof(*s->stalls), cmp_stall);
