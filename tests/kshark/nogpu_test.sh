@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1
+# nogpu_test.sh TEST_GPU_JOBS PLUGIN RINGS_HELPER FORMATS_DIR GPU.dat GPU.truth.json
+# Traces without GPU jobs next to one with: (1) no GPU event formats at all (the plugin
+# declines the stream), (2) GPU formats but no GPU records (a time slice before the first
+# GPU event). Loaded together with a GPU trace: no crash, nothing found, the GPU stream
+# still right; the ring helper lists no rings and succeeds. Exit 77 when trace-cmd is
+# missing or cannot write the traces here.
+set -u
+t=$1 plugin=$2 helper=$3 formats=$4 gpu=$5 truth=$6
+here=$(dirname "$0")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+command -v trace-cmd >/dev/null 2>&1 || { echo "SKIP: no trace-cmd"; exit 77; }
+if ! "$here/make_nogpu_trace.sh" "$formats" "$tmp/noformats.dat" || [ ! -s "$tmp/noformats.dat" ]; then
+	echo "SKIP: cannot write a trace without GPU formats here"
+	exit 77
+fi
+# the first 50 us of the GPU trace: GPU formats, but no GPU record yet
+first=$(trace-cmd report "$gpu" 2>/dev/null | awk '$0 ~ /: *[a-z_]+:/ {
+	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", $i); print $i; exit } }')
+start=$(awk -v f="$first" 'BEGIN { printf "%.6f", f - 0.00001 }')
+end=$(awk -v f="$first" 'BEGIN { printf "%.6f", f + 0.00005 }')
+trace-cmd split -i "$gpu" -o "$tmp/early.dat" "$start" "$end" >/dev/null 2>&1
+mv "$tmp/early.dat.1" "$tmp/early.dat" 2>/dev/null
+if [ ! -s "$tmp/early.dat" ]; then
+	echo "SKIP: trace-cmd split failed"
+	exit 77
+fi
+if trace-cmd report "$tmp/early.dat" 2>/dev/null | grep -q "gpu_scheduler\|drm_sched\|drm_run_job"; then
+	echo "FAIL: the early slice has GPU events"
+	exit 1
+fi
+
+rc=0
+"$t" "$plugin" "$tmp/noformats.dat" - "$tmp/early.dat" - "$gpu" "$truth" || rc=1
+rings=$("$helper" "$tmp/noformats.dat" "$tmp/early.dat") || rc=1
+if [ -n "$rings" ]; then
+	echo "FAIL: rings listed for traces without GPU jobs: $rings"
+	rc=1
+fi
+"$helper" -q -s "$tmp/session.json" -p "$plugin" "$tmp/noformats.dat" || rc=1
+tr -d ' \n\t' < "$tmp/session.json" | grep -q '"TaskPlots":\[\]' || {
+	echo "FAIL: session for a trace without GPU jobs has ring rows"
+	rc=1
+}
+exit $rc
