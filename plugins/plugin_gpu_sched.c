@@ -149,7 +149,7 @@ static const char * const gs_iv_fields[GS_IV__COUNT] = {
 
 static const char * const gs_iv_labels[GS_IV__COUNT] = {
 	[GS_IV_IH]	= "ih",
-	[GS_IV_CLIENT]	= "client",
+	[GS_IV_CLIENT]	= "ih_client",	/* the IH client, not a DRM client (client=) */
 	[GS_IV_SRC]	= "src",
 	[GS_IV_RING]	= "ring_id",
 	[GS_IV_VMID]	= "vmid",
@@ -167,6 +167,9 @@ struct gs_ctx {
 	/* pointers the binding does not model, for the raw option */
 	int			entity_ids[2];
 	struct tep_format_field	*entity_f[2];
+	/* amdgpu_cs_ioctl, amdgpu_sched_run_job: num_ibs */
+	int			amd_ids[2];
+	struct tep_format_field	*amd_ibs_f[2];
 	/* amdgpu_iv */
 	int			iv_id;
 	struct tep_format_field	*iv_f[GS_IV__COUNT];
@@ -218,8 +221,18 @@ static void gs_ctx_free(struct gs_ctx *ctx)
 static void gs_cache_fields(struct gs_ctx *ctx)
 {
 	static const char * const entity_events[2] = { "drm_sched_job", "drm_run_job" };
+	static const char * const amd_events[2] = { "amdgpu_cs_ioctl", "amdgpu_sched_run_job" };
 	struct tep_event *ev;
 	int i;
+
+	for (i = 0; i < 2; i++) {
+		ctx->amd_ids[i] = -1;
+		ev = tep_find_event_by_name(ctx->tep, "amdgpu", amd_events[i]);
+		if (!ev)
+			continue;
+		ctx->amd_ids[i] = ev->id;
+		ctx->amd_ibs_f[i] = tep_find_field(ev, "num_ibs");
+	}
 
 	for (i = 0; i < 2; i++) {
 		ctx->entity_ids[i] = -1;
@@ -482,18 +495,36 @@ static void gs_print_fence(struct trace_seq *s, const struct gpulat_event *e)
 		trace_seq_puts(s, " fence=!");
 }
 
-static void gs_print_amd_job(struct trace_seq *s, const struct gpulat_event *e)
+/*
+ * amdgpu_cs_ioctl / amdgpu_sched_run_job carry the scheduler job id (<= 6.16)
+ * and the finished fence as context:seqno. Where the scheduler events name
+ * the job by job=<ring>#<id> and a pointer handle in fence=, the fence numbers
+ * are printed as finished= (as on the done line); on 6.17+ they are the job's
+ * fence= itself.
+ */
+static void gs_print_amd_job(struct trace_seq *s, struct gs_ctx *ctx,
+			     struct tep_record *rec, struct tep_event *event,
+			     const struct gpulat_event *e)
 {
+	unsigned long long ibs;
+	int i;
+
 	gs_put_where(s, e->dev, e->ring);
 	if (e->flags & GPULAT_EVF_ID)
 		trace_seq_printf(s, " job=%s#%llu", e->ring && *e->ring ? e->ring : "!",
 				 (unsigned long long)e->id);
 	if (e->flags & GPULAT_EVF_FENCE)
-		gs_put_fence(s, "fence", e->ctx, e->seqno);
+		gs_put_fence(s, e->flags & GPULAT_EVF_ID ? "finished" : "fence",
+			     e->ctx, e->seqno);
 	else
 		trace_seq_puts(s, " fence=!");
-	if (e->timeline && *e->timeline)
+	if (e->timeline && *e->timeline && (!e->ring || strcmp(e->timeline, e->ring)))
 		gs_put_str(s, "timeline", e->timeline);
+	for (i = 0; i < 2; i++) {
+		if (ctx->amd_ids[i] == event->id && ctx->amd_ibs_f[i] &&
+		    !tep_read_number_field(ctx->amd_ibs_f[i], rec->data, &ibs))
+			trace_seq_printf(s, " ibs=%llu", ibs);
+	}
 }
 
 static void gs_print_iv(struct trace_seq *s, struct gs_ctx *ctx, struct tep_record *rec)
@@ -516,8 +547,8 @@ static void gs_print_iv(struct trace_seq *s, struct gs_ctx *ctx, struct tep_reco
 
 /*
  * The one print handler of every event of ours. Return 0 when the line is
- * printed, 1 to let libtraceevent print the event from its format (an event
- * the binding did not bind: a layout we do not know).
+ * printed, 1 to let libtraceevent print the event from its format (no
+ * context could be made, or the binding failed for the whole trace).
  */
 static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 		      struct tep_event *event, void *context)
@@ -542,8 +573,17 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 		return 1;
 
 	ret = gpulat_binding_decode(ctx->bind, rec, &e);
-	if (ret == 0)
-		return 1;
+	if (ret == 0) {
+		/*
+		 * One of our events whose layout lacks a field the binding
+		 * requires (it warned once, naming the field). The event's own
+		 * print format would show the missing field as (nil) or an
+		 * empty string: mark the line with '!' and dump what is there.
+		 */
+		trace_seq_putc(s, '!');
+		tep_print_fields(s, rec->data, rec->size, event);
+		return 0;
+	}
 	if (ret < 0) {
 		/* ours, but damaged (string outside the record, short record) */
 		trace_seq_putc(s, '!');
@@ -581,7 +621,7 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 		break;
 	case GPULAT_EV_AMD_CS:
 	case GPULAT_EV_AMD_RUN:
-		gs_print_amd_job(s, &e);
+		gs_print_amd_job(s, ctx, rec, event, &e);
 		break;
 	default:
 		return 1;
