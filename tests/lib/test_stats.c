@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Statistics: busy union, queue depth, stalls, dependency waits and worst
+ * jobs, with jobs arriving out of completion order; tracker streaming.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpulat.h"
+
+#define NONE	GPULAT_NONE
+
+static struct gpulat_job mkjob(uint64_t seq, const char *ring, int pid, uint64_t q, uint64_t r,
+			       uint64_t start, uint64_t d)
+{
+	struct gpulat_job j;
+	int i;
+
+	memset(&j, 0, sizeof(j));
+	j.seq = seq;
+	j.dev = "";
+	j.ring = ring;
+	j.comm = pid == 1 ? "one" : "two";
+	j.pid = pid;
+	j.id = seq;
+	j.ctx = j.seqno = j.client_id = NONE;
+	for (i = 0; i < GPULAT_ST__COUNT; i++) {
+		j.ts[i] = NONE;
+		j.cpu[i] = i;
+	}
+	j.ts[GPULAT_ST_QUEUE] = q;
+	j.ts[GPULAT_ST_RUN] = r;
+	j.ts[GPULAT_ST_DONE] = d;
+	j.start_ts = start;
+	j.wait = r != NONE ? r - q : NONE;
+	j.hw_queue = start != NONE && r != NONE ? start - r : NONE;
+	j.exec = d != NONE && start != NONE ? d - start : NONE;
+	j.total = d != NONE ? d - q : NONE;
+	j.dep_wait = 0;
+	j.status = d != NONE ? GPULAT_JOB_COMPLETE : GPULAT_JOB_INCOMPLETE;
+	return j;
+}
+
+static const struct gpulat_group *ring_group(struct gpulat_stats *s, const char *ring)
+{
+	size_t i;
+
+	for (i = 0; i < gpulat_stats_ngroups(s, GPULAT_G_RING); i++)
+		if (!strcmp(gpulat_stats_group(s, GPULAT_G_RING, i)->ring, ring))
+			return gpulat_stats_group(s, GPULAT_G_RING, i);
+	fail_msg("no ring %s", ring);
+	return NULL;
+}
+
+static void test_busy_depth_out_of_order(void **state)
+{
+	struct gpulat_stats_opts o;
+	const struct gpulat_group *g;
+	struct gpulat_stats *s;
+	struct gpulat_job j[5];
+	const int order[5] = { 3, 0, 4, 2, 1 };
+	int i;
+
+	(void)state;
+	gpulat_stats_opts_init(&o);
+	o.stall_threshold_ns = 100;
+	s = gpulat_stats_new(&o);
+	/* gfx: [10,20] [20,40] [200,210] busy 40; queued 0,1,2 at once -> depth 3 */
+	j[0] = mkjob(0, "gfx", 1, 0, 5, 10, 20);
+	j[1] = mkjob(1, "gfx", 1, 1, 6, 20, 40);
+	j[2] = mkjob(2, "gfx", 2, 2, 190, 200, 210);
+	j[3] = mkjob(3, "comp", 2, 300, 301, 302, 400);
+	j[4] = mkjob(4, "gfx", 1, 500, NONE, NONE, NONE);	/* incomplete */
+	for (i = 0; i < 5; i++)
+		assert_int_equal(gpulat_stats_add(s, &j[order[i]]), 0);
+	gpulat_stats_set_span(s, 0, 1000);
+	gpulat_stats_finish(s);
+
+	assert_int_equal(gpulat_stats_ngroups(s, GPULAT_G_RING), 2);
+	/* sorted by (dev, ring) */
+	assert_string_equal(gpulat_stats_group(s, GPULAT_G_RING, 0)->ring, "comp");
+	g = ring_group(s, "gfx");
+	assert_int_equal(g->jobs, 4);
+	assert_int_equal(g->complete, 3);
+	assert_int_equal(g->incomplete, 1);
+	assert_int_equal(g->busy_ns, 40);
+	assert_true(g->busy_pct > 3.99 && g->busy_pct < 4.01);
+	assert_int_equal(g->max_depth, 3);
+	assert_int_equal(g->m[GPULAT_M_TOTAL].n, 3);
+	assert_int_equal(g->m[GPULAT_M_TOTAL].max, 208);
+	assert_int_equal(g->m[GPULAT_M_TOTAL].max_ts, 210);	/* where: done ts, cpu */
+	assert_int_equal(g->m[GPULAT_M_TOTAL].max_cpu, GPULAT_ST_DONE);
+	assert_int_equal(g->m[GPULAT_M_TOTAL].max_job_seq, 2);
+	/* depth integral: [0,1)1 [1,2)2 [2,20)3 [20,40)2 [40,210)1 [210,500)0 [500,1000)1 */
+	assert_true(g->avg_depth > (1 + 2 + 54 + 40 + 170 + 500) / 1000.0 - 1e-9);
+	assert_true(g->avg_depth < (1 + 2 + 54 + 40 + 170 + 500) / 1000.0 + 1e-9);
+
+	/* processes */
+	assert_int_equal(gpulat_stats_ngroups(s, GPULAT_G_PROCESS), 2);
+	assert_int_equal(gpulat_stats_group(s, GPULAT_G_PROCESS, 0)->pid, 1);
+	assert_int_equal(gpulat_stats_ngroups(s, GPULAT_G_CLIENT), 0);
+	assert_int_equal(gpulat_stats_ngroups(s, GPULAT_G_DEVICE), 1);
+	assert_int_equal(gpulat_stats_group(s, GPULAT_G_DEVICE, 0)->busy_ns, 40 + 98);
+
+	/* stalls > 100 ns: gfx idle 40 -> 200, pid 1 submits 1 -> 500, pid 2 2 -> 300 */
+	assert_int_equal(gpulat_stats_nstalls(s), 3);
+	assert_int_equal(gpulat_stats_stall(s, 0)->kind, GPULAT_STALL_SUBMIT_GAP);
+	assert_int_equal(gpulat_stats_stall(s, 0)->start_ts, 1);
+	assert_int_equal(gpulat_stats_stall(s, 0)->end_ts, 500);
+	assert_int_equal(gpulat_stats_stall(s, 1)->start_ts, 2);
+	assert_int_equal(gpulat_stats_stall(s, 1)->end_ts, 300);
+	assert_int_equal(gpulat_stats_stall(s, 2)->kind, GPULAT_STALL_RING_IDLE);
+	assert_int_equal(gpulat_stats_stall(s, 2)->start_ts, 40);
+	assert_int_equal(gpulat_stats_stall(s, 2)->end_ts, 200);
+	assert_string_equal(gpulat_stats_stall(s, 2)->ring, "gfx");
+
+	/* worst by total: 208 (job 2), then 100 (comp), 39, 20 */
+	assert_int_equal(gpulat_stats_nworst(s), 4);
+	assert_int_equal(gpulat_stats_worst(s, 0)->job.seq, 2);
+	assert_int_equal(gpulat_stats_worst(s, 1)->job.seq, 3);
+	assert_int_equal(gpulat_stats_worst(s, 3)->job.seq, 0);
+	gpulat_stats_free(s);
+}
+
+static void test_worst_top_n_and_depwaits(void **state)
+{
+	struct gpulat_stats_opts o;
+	struct gpulat_dep dep = { 0 };
+	const struct gpulat_depwait *dw;
+	struct gpulat_stats *s;
+	struct gpulat_job j;
+	int i;
+
+	(void)state;
+	gpulat_stats_opts_init(&o);
+	o.top_n = 3;
+	o.worst_by = GPULAT_M_WAIT;
+	s = gpulat_stats_new(&o);
+	for (i = 0; i < 50; i++) {
+		j = mkjob(i, "gfx", 1, 1000 * i, 1000 * i + (i * 37) % 101, 1000 * i + 200,
+			  1000 * i + 300);
+		if (i % 10 == 0) {
+			dep.ctx = 5;
+			dep.seqno = i;
+			dep.ring = "sdma0";
+			dep.dev = "";
+			dep.job_seq = 1000 + i;
+			dep.signal_ts = 1000 * i + 50;
+			j.deps = &dep;
+			j.n_deps = 1;
+		}
+		assert_int_equal(gpulat_stats_add(s, &j), 0);
+	}
+	gpulat_stats_finish(s);
+	assert_int_equal(gpulat_stats_nworst(s), 3);
+	assert_int_equal(gpulat_stats_worst(s, 0)->job.wait, 100);
+	assert_int_equal(gpulat_stats_worst(s, 1)->job.wait, 97);	/* 37 i mod 101, i < 50 */
+	assert_int_equal(gpulat_stats_worst(s, 2)->job.wait, 96);
+	assert_null(gpulat_stats_worst(s, 3));
+	assert_int_equal(gpulat_stats_ndepwaits(s), 1);
+	dw = gpulat_stats_depwait(s, 0);
+	assert_string_equal(dw->ring, "gfx");
+	assert_string_equal(dw->dep_ring, "sdma0");
+	assert_int_equal(dw->count, 5);
+	/* per dep: min(50, wait): waits of i=0,10,20,30,40 are 0,67,33,100,66 */
+	assert_int_equal(dw->total_ns, 0 + 50 + 33 + 50 + 50);
+	assert_int_equal(dw->max_ns, 50);
+	gpulat_stats_free(s);
+}
+
+/* streaming: a long run of jobs keeps O(jobs in flight) open */
+static void tr_job(const struct gpulat_job *job, void *data)
+{
+	struct gpulat_stats *s = data;
+
+	assert_int_equal(job->status, GPULAT_JOB_COMPLETE);
+	assert_int_equal(gpulat_stats_add(s, job), 0);
+}
+
+static void test_streaming(void **state)
+{
+	struct gpulat_tracker_ops ops = { .job = tr_job };
+	struct gpulat_tracker_counters c;
+	struct gpulat_stats *s = gpulat_stats_new(NULL);
+	struct gpulat_tracker *t = gpulat_tracker_new(&ops, s);
+	struct gpulat_event ev;
+	const struct gpulat_group *g;
+	uint64_t i, n = 200000;
+
+	(void)state;
+	gpulat_tracker_set_era(t, GPULAT_ERA_V617);
+	memset(&ev, 0, sizeof(ev));
+	ev.dev = "d";
+	ev.flags = GPULAT_EVF_FENCE;
+	for (i = 0; i < n; i++) {
+		ev.ring = "gfx";
+		ev.ctx = 7;
+		ev.seqno = i;
+		ev.kind = GPULAT_EV_QUEUE;
+		ev.ts = 1000 * i;
+		assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+		ev.kind = GPULAT_EV_RUN;
+		ev.ts = 1000 * i + 100;
+		assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+		if (i >= 2) {	/* two jobs in flight */
+			ev.kind = GPULAT_EV_DONE;
+			ev.ring = NULL;
+			ev.seqno = i - 2;
+			ev.ts = 1000 * i + 500;
+			assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+		}
+	}
+	gpulat_tracker_counters(t, &c);
+	assert_true(c.open_peak <= 3);
+	assert_int_equal(c.jobs, n - 2);
+	gpulat_stats_finish(s);
+	g = gpulat_stats_group(s, GPULAT_G_RING, 0);
+	assert_int_equal(g->complete, n - 2);
+	assert_false(g->m[GPULAT_M_TOTAL].exact);	/* beyond GPULAT_EXACT_MAX */
+	assert_int_equal(g->m[GPULAT_M_TOTAL].min, 2500);
+	assert_int_equal(g->m[GPULAT_M_TOTAL].max, 2500);
+	assert_int_equal(g->m[GPULAT_M_TOTAL].p99, 2500);
+	assert_int_equal(g->max_depth, 3);
+	gpulat_tracker_free(t);
+	gpulat_stats_free(s);
+}
+
+/* amdgpu events alone: cs = queue, sched_run_job = run, finished signal = done */
+static void test_amdgpu_only(void **state)
+{
+	struct gpulat_tracker_ops ops = { .job = tr_job };
+	struct gpulat_stats *s = gpulat_stats_new(NULL);
+	struct gpulat_tracker *t = gpulat_tracker_new(&ops, s);
+	struct gpulat_event ev;
+	const struct gpulat_group *g;
+
+	(void)state;
+	gpulat_tracker_set_era(t, GPULAT_ERA_AMDGPU);
+	gpulat_tracker_set_signal_expected(t, true);
+	memset(&ev, 0, sizeof(ev));
+	ev.dev = "";
+	ev.ring = "gfx";
+	ev.timeline = "gfx";
+	ev.comm = "game";
+	ev.pid = 9;
+	ev.flags = GPULAT_EVF_FENCE | GPULAT_EVF_FENCE32 | GPULAT_EVF_ID;
+	ev.ctx = 77;
+	ev.seqno = 3;
+	ev.id = 12;
+	ev.kind = GPULAT_EV_AMD_CS;
+	ev.ts = 100;
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+	ev.kind = GPULAT_EV_AMD_RUN;
+	ev.ts = 150;
+	ev.pid = 0;
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = GPULAT_EV_FENCE_SIGNALED;
+	ev.dev = "";
+	ev.driver = "drm_sched";
+	ev.timeline = "gfx";
+	ev.flags = GPULAT_EVF_FENCE | GPULAT_EVF_FENCE32;
+	ev.ctx = 77;
+	ev.seqno = 3;
+	ev.ts = 400;
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+	gpulat_tracker_flush(t, 500);
+	gpulat_stats_finish(s);
+	assert_int_equal(gpulat_stats_ngroups(s, GPULAT_G_RING), 1);
+	g = gpulat_stats_group(s, GPULAT_G_RING, 0);
+	assert_int_equal(g->complete, 1);
+	assert_int_equal(g->m[GPULAT_M_WAIT].max, 50);
+	assert_int_equal(g->m[GPULAT_M_TOTAL].max, 300);
+	assert_int_equal(gpulat_stats_group(s, GPULAT_G_PROCESS, 0)->pid, 9);
+	gpulat_tracker_free(t);
+	gpulat_stats_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_busy_depth_out_of_order),
+		cmocka_unit_test(test_worst_top_n_and_depwaits),
+		cmocka_unit_test(test_streaming),
+		cmocka_unit_test(test_amdgpu_only),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
