@@ -126,7 +126,7 @@ static int text_compare(const struct gl_run *base, const struct gl_run *cur,
 		const struct gpulat_group *g = p[i].c ? p[i].c : p[i].b;
 		char name[256];
 
-		gl_ring_name(g->dev, g->ring, name, sizeof(name));
+		gl_ring_label(p[i].c ? cur : base, g->file, g->dev, g->ring, name, sizeof(name));
 		gl_table_cell(&t1, "%s", name);
 		if (p[i].b)
 			gl_table_cell(&t1, "%llu", (unsigned long long)p[i].b->jobs);

@@ -429,13 +429,15 @@ static const char *fmt_value(char *buf, size_t len, const struct gl_cond *c, dou
 	return buf;
 }
 
-static const char *group_label(char *buf, size_t len, const struct gpulat_group *grp)
+static const char *group_label(const struct gl_run *r, char *buf, size_t len,
+			       const struct gpulat_group *grp)
 {
 	char tmp[200];
 
 	switch (grp->kind) {
 	case GPULAT_G_RING:
-		snprintf(buf, len, "ring %s", gl_ring_name(grp->dev, grp->ring, tmp, sizeof(tmp)));
+		snprintf(buf, len, "ring %s", gl_ring_label(r, grp->file, grp->dev, grp->ring, tmp,
+							     sizeof(tmp)));
 		break;
 	case GPULAT_G_PROCESS:
 		snprintf(buf, len, "process %s-%d", grp->comm ? grp->comm : "<...>", grp->pid);
@@ -456,7 +458,7 @@ static int check_cond(const struct gl_gate *g, const struct gl_cond *c,
 	double v, bv, limit;
 
 	if (grp)
-		group_label(what, sizeof(what), grp);
+		group_label(r, what, sizeof(what), grp);
 	else
 		snprintf(what, sizeof(what), "trace");
 	if (!cond_value(c, r, grp, &v))

@@ -77,6 +77,7 @@ struct json_object *gl_json_job(const struct gpulat_job *job)
 	json_object_object_add(o, "index", json_object_new_uint64(job->seq));
 	json_object_object_add(o, "dev", json_object_new_string(job->dev ? job->dev : ""));
 	json_object_object_add(o, "ring", j_str(job->ring));
+	json_object_object_add(o, "file", json_object_new_int(job->file));
 	json_object_object_add(o, "pid", json_object_new_int(job->pid));
 	json_object_object_add(o, "comm", j_str(job->comm));
 	json_object_object_add(o, "client_id", j_u64(job->client_id));

@@ -82,6 +82,7 @@ static struct json_object *json_group(const struct gl_run *r, const struct gpula
 	case GPULAT_G_RING:
 		add(o, "dev", json_object_new_string(g->dev ? g->dev : ""));
 		add(o, "ring", j_str(g->ring));
+		add(o, "file", json_object_new_int(g->file));
 		break;
 	case GPULAT_G_PROCESS:
 		add(o, "pid", json_object_new_int(g->pid));

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpulat-read.h"
 #include "gpu-latency.h"
 #include "gl-table.h"
 
@@ -113,8 +114,8 @@ static void print_header(const struct gl_run *r, FILE *out)
 	for (i = 0; i < nr; i++) {
 		const struct gpulat_group *g = gpulat_stats_group(r->stats, GPULAT_G_RING, i);
 
-		fprintf(out, "%s %s", i ? "," : "", gl_ring_name(g->dev, g->ring, label,
-								  sizeof(label)));
+		fprintf(out, "%s %s", i ? "," : "", gl_ring_label(r, g->file, g->dev, g->ring,
+								   label, sizeof(label)));
 	}
 	fputc('\n', out);
 
@@ -123,7 +124,19 @@ static void print_header(const struct gl_run *r, FILE *out)
 		(unsigned long long)(r->jobs - r->n_incomplete - r->n_lost - r->n_orphan),
 		(unsigned long long)r->n_incomplete, (unsigned long long)r->n_lost,
 		(unsigned long long)r->n_orphan);
-	fprintf(out, "  %-12s %d\n", "CPUs", r->cpus);
+	fprintf(out, "  %-12s %d", "CPUs", r->cpus);
+	if (r->nfiles > 1) {
+		/* the reader numbers the CPUs of the files one after the other */
+		for (i = 0; i < r->nfiles; i++) {
+			int base = gpulat_reader_cpu_base(r->reader, (int)i);
+			int n = gpulat_reader_cpus(r->reader, (int)i);
+
+			fprintf(out, "%s%s [%03d]-[%03d]", i ? ", " : " (", r->files[i], base,
+				base + n - 1);
+		}
+		fputc(')', out);
+	}
+	fputc('\n', out);
 	fprintf(out, "  %-12s %llu (%llu GPU)\n", "events", (unsigned long long)r->events,
 		(unsigned long long)r->gpu_events);
 	fprintf(out, "  %-12s %llu", "lost events", (unsigned long long)r->lost_events);
@@ -155,7 +168,7 @@ static int print_rings(const struct gl_run *r, FILE *out)
 	for (i = 0; i < n; i++) {
 		const struct gpulat_group *g = gpulat_stats_group(r->stats, GPULAT_G_RING, i);
 
-		gl_ring_name(g->dev, g->ring, name, sizeof(name));
+		gl_ring_label(r, g->file, g->dev, g->ring, name, sizeof(name));
 		gl_table_cell(&t1, "%s", name);
 		gl_table_cell(&t1, "%llu", (unsigned long long)g->jobs);
 		gl_table_cell(&t1, "%llu", (unsigned long long)g->complete);
@@ -186,7 +199,7 @@ static int print_rings(const struct gl_run *r, FILE *out)
 			gl_table_cell(&t2, "%s", s->n ? DUR(q[3], s->max) : "-");
 			gl_table_cell(&t2, "%s", s->n ? ts_cpu(name, sizeof(name), s->max_ts,
 							       s->max_cpu) : "-");
-			gl_ring_name(g->dev, g->ring, name, sizeof(name));
+			gl_ring_label(r, g->file, g->dev, g->ring, name, sizeof(name));
 		}
 	}
 	fprintf(out, "\nRings (busy = union of [start, done] over the span; depth = jobs queued "
@@ -259,13 +272,14 @@ static int print_owners(const struct gl_run *r, FILE *out, enum gpulat_group_kin
 }
 
 /* one table row per job: ring, process, durations, every stage with its CPU */
-static void job_row(struct gl_table *t, const struct gpulat_job *j, const char *rank)
+static void job_row(const struct gl_run *r, struct gl_table *t, const struct gpulat_job *j,
+		    const char *rank)
 {
 	char buf[256];
 	int st;
 
 	gl_table_cell(t, "%s", rank);
-	gl_table_cell(t, "%s", gl_ring_name(j->dev, j->ring, buf, sizeof(buf)));
+	gl_table_cell(t, "%s", gl_ring_label(r, j->file, j->dev, j->ring, buf, sizeof(buf)));
 	gl_table_cell(t, "%s", proc_name(buf, sizeof(buf), j->comm, j->pid));
 	gl_table_cell(t, "%s", DUR(buf, j->total));
 	gl_table_cell(t, "%s", DUR(buf, j->wait));
@@ -294,7 +308,7 @@ static int print_worst(const struct gl_run *r, FILE *out)
 	gl_table_init(&t, JOB_ALIGN, job_head);
 	for (i = 0; i < n; i++) {
 		snprintf(rank, sizeof(rank), "%zu", i + 1);
-		job_row(&t, &gpulat_stats_worst(r->stats, i)->job, rank);
+		job_row(r, &t, &gpulat_stats_worst(r->stats, i)->job, rank);
 	}
 	fprintf(out, "\nWorst %zu jobs by %s\n", n, gpulat_metric_name(r->opts->stats.worst_by));
 	ret = gl_table_print(&t, out, "  ");
@@ -419,7 +433,7 @@ static int print_incomplete(const struct gl_run *r, FILE *out)
 		int st;
 
 		snprintf(rank, sizeof(rank), "%s", gl_status_name(j->status));
-		job_row(&t, j, rank);
+		job_row(r, &t, j, rank);
 		for (st = 0; st < GPULAT_ST__COUNT; st++) {
 			if (j->lost_stages & (1u << st))
 				snprintf(lost + strlen(lost), sizeof(lost) - strlen(lost), "%s%s",
@@ -476,41 +490,50 @@ static uint64_t bucket_lo(int i)
 	return i ? 1ULL << (i - 1) : 0;
 }
 
+static void hist_row(struct gl_table *t, const struct gpulat_hist *h, int i, uint64_t max)
+{
+	char a[32], b[32], bar[HIST_BAR + 1];
+	int len = (int)((h->bucket[i] * HIST_BAR + max - 1) / max);
+
+	memset(bar, '*', (size_t)len);
+	bar[len] = '\0';
+	gl_table_cell(t, "%s", gl_fmt_dur(a, sizeof(a), bucket_lo(i)));
+	if (!i)
+		gl_table_cell(t, "(zero)");
+	else if (i == GPULAT_HIST_BUCKETS - 1)
+		gl_table_cell(t, "inf");
+	else
+		gl_table_cell(t, "%s", gl_fmt_dur(b, sizeof(b), bucket_lo(i + 1)));
+	gl_table_cell(t, "%llu", (unsigned long long)h->bucket[i]);
+	gl_table_cell(t, "|%-*s|", HIST_BAR, bar);
+}
+
+/* zero values get their own row; then every bucket from the first to the last used */
 static void print_hist(const struct gpulat_hist *h, FILE *out)
 {
+	static const char * const head[] = { "from", "to", "count", "distribution" };
 	int i, lo = -1, hi = -1;
-	uint64_t max = 0;
 	struct gl_table t;
+	uint64_t max = 0;
 
 	for (i = 0; i < GPULAT_HIST_BUCKETS; i++) {
-		if (!h->bucket[i])
+		if (h->bucket[i] > max)
+			max = h->bucket[i];
+		if (!i || !h->bucket[i])
 			continue;
 		if (lo < 0)
 			lo = i;
 		hi = i;
-		if (h->bucket[i] > max)
-			max = h->bucket[i];
 	}
-	if (lo < 0) {
+	if (!max) {
 		fprintf(out, "    (no values)\n");
 		return;
 	}
-	gl_table_init(&t, "rrrl", (const char * const[]){ "from", "to", "count",
-							  "distribution" });
-	for (i = lo; i <= hi; i++) {
-		char a[32], b[32], bar[HIST_BAR + 1];
-		int len = (int)((h->bucket[i] * HIST_BAR + max - 1) / max);
-
-		memset(bar, '*', (size_t)len);
-		bar[len] = '\0';
-		gl_table_cell(&t, "%s", gl_fmt_dur(a, sizeof(a), bucket_lo(i)));
-		if (i == GPULAT_HIST_BUCKETS - 1)
-			gl_table_cell(&t, "inf");
-		else
-			gl_table_cell(&t, "%s", gl_fmt_dur(b, sizeof(b), bucket_lo(i + 1)));
-		gl_table_cell(&t, "%llu", (unsigned long long)h->bucket[i]);
-		gl_table_cell(&t, "|%-*s|", HIST_BAR, bar);
-	}
+	gl_table_init(&t, "rrrl", head);
+	if (h->bucket[0])
+		hist_row(&t, h, 0, max);
+	for (i = lo; lo > 0 && i <= hi; i++)
+		hist_row(&t, h, i, max);
 	gl_table_print(&t, out, "    ");
 	gl_table_free(&t);
 }
@@ -532,7 +555,7 @@ int gl_text_hist(const struct gl_run *r, FILE *out)
 			if (ring_metrics[k] == GPULAT_M_DEP_WAIT && !s->max)
 				continue;
 			fprintf(out, "\n  %s %s (n=%llu)\n",
-				gl_ring_name(g->dev, g->ring, name, sizeof(name)),
+				gl_ring_label(r, g->file, g->dev, g->ring, name, sizeof(name)),
 				gpulat_metric_name(ring_metrics[k]), (unsigned long long)s->n);
 			print_hist(&g->h[ring_metrics[k]], out);
 		}

@@ -124,3 +124,21 @@ const char *gl_ring_name(const char *dev, const char *ring, char *buf, size_t le
 		snprintf(buf, len, "%s", ring);
 	return buf;
 }
+
+/*
+ * A ring as the report names it: with several input files the ring of each
+ * file is its own ring (jobs never link across files), "FILE:ring".
+ */
+const char *gl_ring_label(const struct gl_run *r, int file, const char *dev, const char *ring,
+			  char *buf, size_t len)
+{
+	char tmp[256];
+	const char *base;
+
+	if (r->nfiles < 2 || file < 0 || (size_t)file >= r->nfiles)
+		return gl_ring_name(dev, ring, buf, len);
+	base = strrchr(r->files[file], '/');
+	base = base ? base + 1 : r->files[file];
+	snprintf(buf, len, "%s:%s", base, gl_ring_name(dev, ring, tmp, sizeof(tmp)));
+	return buf;
+}

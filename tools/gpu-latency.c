@@ -136,7 +136,8 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 	gpulat_stats_opts_init(&o->stats);
 	o->top = 10;
 
-	while ((c = getopt_long(argc, argv, "i:o:qhV", long_opts, NULL)) != -1) {
+	opterr = 0;	/* our own one-line messages */
+	while ((c = getopt_long(argc, argv, ":i:o:qhV", long_opts, NULL)) != -1) {
 		uint64_t v;
 		char *end;
 
@@ -232,8 +233,13 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 			o->gates[o->ngates++] = g;
 			break;
 		}
+		case ':':
+			fprintf(stderr, "%s: option '%s' needs a value (see --help)\n", GL_NAME,
+				argv[optind - 1]);
+			return -1;
 		default:
-			fprintf(stderr, "%s: see --help\n", GL_NAME);
+			fprintf(stderr, "%s: unknown option '%s' (see --help)\n", GL_NAME,
+				argv[optind - 1]);
 			return -1;
 		}
 	}

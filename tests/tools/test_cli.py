@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1
+"""Options of trace-cmd gpu-latency, checked against generated traces and their truth.
+
+usage: test_cli.py TOOL GEN WORKDIR
+
+  - the text report: sections, trace-cmd style timestamps, default trace.dat, -o
+  - CSV: the header lines are a stable interface (summary, --jobs, --compare)
+  - JSON: --hist, --top, --by
+  - filters: --ring, --dev, --pid, --comm, --start/--end select exactly the jobs
+    the truth file says
+  - several files (a trace cut by `trace-cmd split`): merged in time, each
+    file's rings with that file's own numbers (jobs never link across files)
+  - --compare: a trace against itself has zero deltas; rings of one side only
+  - --fail-if: exit 0 / 3, messages, relative gates
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import re
+
+failures = []
+
+CSV_HEADER = ("group,dev,ring,pid,comm,client_id,jobs,complete,incomplete,lost,busy_ns,"
+              "busy_pct,max_depth,avg_depth,metric,n,min,max,mean,stddev,p50,p90,p99,p999,"
+              "exact,max_ts,max_cpu")
+CSV_JOBS_HEADER = ("index,dev,ring,pid,comm,client_id,id,fence_ptr,fence_ctx,fence_seqno,"
+                   "status,queue_ts,queue_cpu,run_ts,run_cpu,done_ts,done_cpu,signal_ts,"
+                   "signal_cpu,start_ts,wait,hw_queue,exec,total,dep_wait,job_count,"
+                   "hw_job_count,n_deps,lost_stages")
+CSV_COMPARE_HEADER = "dev,ring,metric,stat,base,current,delta,delta_pct"
+TS_CPU = re.compile(r"\b\d+\.\d{6} \[\d{3}\]")
+
+
+def check(name, cond, detail=""):
+    print(f"{'ok' if cond else 'FAIL'}: {name}")
+    if not cond:
+        if detail:
+            print("      " + str(detail).replace("\n", "\n      ")[:2000])
+        failures.append(name)
+
+
+def run(tool, args, cwd=None):
+    return subprocess.run([tool] + args, capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def js(tool, args):
+    p = run(tool, ["--json", "-q"] + args)
+    if p.returncode != 0:
+        raise RuntimeError(f"{args}: exit {p.returncode}: {p.stderr}")
+    return json.loads(p.stdout)
+
+
+def truth_jobs(truth, pred):
+    return [j for j in truth["jobs"] if pred(j)]
+
+
+def first_seen(j):
+    for st in ("queue", "run", "done", "signal"):
+        if j.get(f"{st}_ts") is not None:
+            return j[f"{st}_ts"]
+    return None
+
+
+def test_text(tool, trace, work):
+    p = run(tool, [trace])
+    out = p.stdout
+    check("text: exit 0", p.returncode == 0, p.stderr)
+    for section in ("kernel era", "span", "devices", "rings", "jobs", "CPUs", "lost events",
+                    "\nRings", "\nRing latency", "\nProcesses", "\nWorst ", "\nStalls",
+                    "\nIncomplete jobs"):
+        check(f"text: has {section.strip()!r}", section in out)
+    check("text: timestamps as trace-cmd report prints them (sec.usec [cpu])",
+          len(TS_CPU.findall(out)) > 10)
+    check("text: no trailing blanks", not any(l != l.rstrip() for l in out.splitlines()))
+    # default file and -o
+    shutil.copy(trace, os.path.join(work, "trace.dat"))
+    p2 = run(tool, [], cwd=work)
+    check("text: reads ./trace.dat by default", p2.returncode == 0 and
+          p2.stdout.replace("trace.dat", "X") == run(tool, ["trace.dat"], cwd=work).stdout
+          .replace("trace.dat", "X"))
+    outf = os.path.join(work, "out.txt")
+    p3 = run(tool, ["-o", outf, trace])
+    with open(outf) as f:
+        check("-o FILE: report in the file, nothing on stdout",
+              p3.returncode == 0 and not p3.stdout and f.read() == out)
+    p4 = run(tool, ["--hist", trace])
+    check("--hist: histograms in the text report",
+          "Histograms" in p4.stdout and "distribution" in p4.stdout)
+
+
+def test_csv(tool, trace, truth):
+    p = run(tool, ["--csv", trace])
+    lines = p.stdout.splitlines()
+    check("csv: stable header", lines and lines[0] == CSV_HEADER, lines[:1])
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    gfx_exec = [r for r in rows if r["group"] == "ring" and r["metric"] == "exec"]
+    truth_rings = {(r["dev"], r["ring_label"]): r for r in truth["rings"]}
+    ok = True
+    for r in gfx_exec:
+        t = truth_rings.get((r["dev"], r["ring"]))
+        ok &= t is not None and int(r["p99"]) == t["exec"]["p99"] and int(r["jobs"]) == t["jobs"]
+    check("csv: ring rows carry the truth's numbers", ok and gfx_exec)
+    p = run(tool, ["--csv", "--jobs", trace])
+    lines = p.stdout.splitlines()
+    check("csv --jobs: stable header", lines and lines[0] == CSV_JOBS_HEADER, lines[:1])
+    check("csv --jobs: one row per job", len(lines) - 1 == len(truth["jobs"]),
+          f"{len(lines) - 1} rows, {len(truth['jobs'])} jobs")
+    p = run(tool, ["--csv", "--compare", trace, trace])
+    check("csv --compare: stable header",
+          p.stdout.splitlines()[:1] == [CSV_COMPARE_HEADER], p.stdout[:200])
+
+
+def test_json_options(tool, trace):
+    d = js(tool, ["--hist", trace])
+    r = d["rings"][0]
+    n = sum(b["count"] for b in r["hist"]["exec"])
+    check("json --hist: histogram counts add up to n", n == r["exec"]["n"], f"{n} {r['exec']}")
+    d = js(tool, ["--top", "3", trace])
+    check("json --top 3: three worst jobs", len(d["worst"]) == 3)
+    totals = [j["total"] for j in d["worst"]]
+    check("json: worst jobs sorted by total", totals == sorted(totals, reverse=True), totals)
+    d = js(tool, ["--by", "exec", "--top", "1", trace])
+    best = max(r["exec"]["max"] for r in d["rings"])
+    check("json --by exec: the worst job has the largest exec",
+          d["worst"] and d["worst"][0]["exec"] == best and d["worst_by"] == "exec")
+    d = js(tool, ["--threshold", "1ms", trace])
+    d2 = js(tool, ["--threshold", "100ms", trace])
+    check("--threshold: a lower threshold finds more stalls",
+          len(d["stalls"]) > len(d2["stalls"]) and d["stall_threshold_ns"] == 1000000 and
+          all(s["gap_ns"] > 1000000 for s in d["stalls"]))
+
+
+def test_filters(tool, trace, truth, name):
+    jobs = truth["jobs"]
+    ring = jobs[0]["ring_label"]
+    d = js(tool, ["--ring", ring, trace])
+    want = truth_jobs(truth, lambda j: j["ring_label"] == ring)
+    check(f"{name} --ring {ring}: only that ring, its job count",
+          {r["ring"] for r in d["rings"]} == {ring} and d["counts"]["jobs"] == len(want),
+          (d["counts"]["jobs"], len(want)))
+    pid = jobs[-1]["pid"]
+    d = js(tool, ["--pid", str(pid), trace])
+    want = truth_jobs(truth, lambda j: j["pid"] == pid)
+    check(f"{name} --pid {pid}", d["counts"]["jobs"] == len(want) and
+          [p["pid"] for p in d["processes"]] == [pid], (d["counts"]["jobs"], len(want)))
+    comm = jobs[0]["comm"]
+    d = js(tool, ["--comm", comm, trace])
+    want = truth_jobs(truth, lambda j: j["comm"] == comm)
+    check(f"{name} --comm {comm}", d["counts"]["jobs"] == len(want),
+          (d["counts"]["jobs"], len(want)))
+    two = sorted({j["ring_label"] for j in jobs})[:2]
+    d = js(tool, ["--ring", ",".join(two), trace])
+    want = truth_jobs(truth, lambda j: j["ring_label"] in two)
+    check(f"{name} --ring A,B", d["counts"]["jobs"] == len(want))
+    # time window: a job counts when its first seen stage is inside
+    first, last = truth["first_ts"], truth["last_ts"]
+    lo = first + (last - first) // 4
+    hi = first + (last - first) // 2
+    fmt = lambda ns: f"{ns // 10**9}.{ns % 10**9 // 1000:06d}"
+    lo_ns = (lo // 1000) * 1000
+    hi_ns = (hi // 1000) * 1000
+    d = js(tool, ["--start", fmt(lo), "--end", fmt(hi), trace])
+    want = truth_jobs(truth, lambda j: lo_ns <= first_seen(j) <= hi_ns)
+    check(f"{name} --start/--end: the jobs first seen in the window",
+          d["counts"]["jobs"] == len(want), (d["counts"]["jobs"], len(want)))
+    check(f"{name} --start/--end: span is the window", d["span_ns"] == hi_ns - lo_ns,
+          (d["span_ns"], hi_ns - lo_ns))
+    devs = sorted({j["dev"] for j in jobs if j["dev"]})
+    if devs:
+        d = js(tool, ["--dev", devs[0], trace])
+        want = truth_jobs(truth, lambda j: j["dev"] == devs[0])
+        check(f"{name} --dev {devs[0]}", d["counts"]["jobs"] == len(want) and
+              all(r["dev"] == devs[0] for r in d["rings"]))
+
+
+def test_merge(tool, trace, work):
+    """Several files are read merged in time; jobs never link across files, so
+    each file's rings are its own and carry the numbers of that file alone."""
+    parts = os.path.join(work, "part.dat")
+    p = subprocess.run(["trace-cmd", "split", "-i", trace, "-o", parts, "-m", "700", "-r"],
+                       capture_output=True, text=True)
+    files = sorted(f for f in os.listdir(work) if f.startswith("part.dat."))
+    if p.returncode != 0 or len(files) < 2:
+        print(f"skip: trace-cmd split did not split ({p.returncode}) {p.stderr[:200]}")
+        return
+    files = [os.path.join(work, f) for f in files]
+    merged = js(tool, files)
+    summary = lambda s: {k: v for k, v in s.items()
+                         if k not in ("max_cpu", "max_job_index")}
+    key = lambda r: (r["jobs"], r["complete"], r["busy_ns"], r["max_depth"],
+                     [summary(r[m]) for m in ("wait", "hw_queue", "exec", "total", "dep_wait")])
+    ok = True
+    for k, f in enumerate(files):
+        single = {(r["dev"], r["ring"]): key(r) for r in js(tool, [f])["rings"]}
+        mine = {(r["dev"], r["ring"]): key(r) for r in merged["rings"] if r["file"] == k}
+        if single != mine:
+            ok = False
+            print(f"      file {k}: {single}\n      merged: {mine}")
+    check(f"merge: {len(files)} files, each file's rings carry that file's numbers", ok)
+    total = sum(js(tool, [f])["counts"]["jobs"] for f in files)
+    check("merge: job count is the sum over the files", merged["counts"]["jobs"] == total)
+    check("merge: span covers all files",
+          merged["first_ts"] == js(tool, [files[0]])["first_ts"] and
+          merged["last_ts"] == js(tool, [files[-1]])["last_ts"])
+    p = run(tool, files)
+    check("merge: text names each file's rings", all(os.path.basename(f) + ":" in p.stdout
+                                                       for f in files))
+
+
+def test_compare(tool, trace, other):
+    d = js(tool, ["--compare", trace, trace])
+    ok = all(r[m][s]["delta"] in (0, None) for r in d["rings"]
+             for m in ("wait", "hw_queue", "exec", "total") for s in ("p50", "p90", "p99", "max"))
+    check("compare: a trace against itself has zero deltas", ok and d["rings"])
+    p = run(tool, ["--compare", trace, trace])
+    check("compare: text", p.returncode == 0 and "Ring latency, base -> current" in p.stdout)
+    d = js(tool, ["--compare", trace, other])
+    rb = {(r["dev"], r["ring"]) for r in d["base"]["rings"]}
+    rc = {(r["dev"], r["ring"]) for r in d["current"]["rings"]}
+    check("compare: rings of both sides are listed (matched by device and name)",
+          {(r["dev"], r["ring"]) for r in d["rings"]} == rb | rc)
+    one_side = [r for r in d["rings"] if r["jobs"] is None or r["jobs_base"] is None]
+    check("compare: a ring on one side only has null on the other",
+          len(one_side) == len(rb ^ rc))
+
+
+def test_gates(tool, trace, truth, other):
+    rings = {r["ring_label"]: r for r in truth["rings"]}
+    name, r = next(iter(rings.items()))
+    p99 = r["exec"]["p99"]
+    below = f"{max(p99 - 1, 0)}ns"
+    above = f"{p99}ns"
+    p = run(tool, ["-q", "--fail-if", f"ring={name},p99.exec>{above}", trace])
+    check("gate holds: exit 0", p.returncode == 0 and p.stdout, (p.returncode, p.stderr))
+    p = run(tool, ["-q", "--fail-if", f"ring={name},p99.exec>{below}", trace])
+    check("gate fails: exit 3, report still printed, message on stderr",
+          p.returncode == 3 and p.stdout and f"ring {name}" in p.stderr and "failed" in p.stderr,
+          (p.returncode, p.stderr))
+    p = run(tool, ["-q", "--fail-if", f"ring={name},p99.exec>={above}", trace])
+    check("gate >= fails at equality", p.returncode == 3, p.returncode)
+    p = run(tool, ["-q", "--json", "--fail-if", "p99.total>1ns", trace])
+    check("gate without selector checks every ring",
+          p.returncode == 3 and p.stderr.count("failed") == len(rings) and json.loads(p.stdout))
+    p = run(tool, ["-q", "--fail-if", "ring=no-such-ring,p99.exec>1s", trace])
+    check("gate on a ring that does not exist fails", p.returncode == 3 and "no ring" in p.stderr)
+    p = run(tool, ["-q", "--fail-if", "busy>100%", "--fail-if", "incomplete>0", trace])
+    inc = sum(1 for j in truth["jobs"] if j["status"] == "incomplete")
+    check("gates busy>100% and incomplete>0", p.returncode == (3 if inc else 0),
+          (p.returncode, p.stderr))
+    comm = truth["jobs"][0]["comm"]
+    p = run(tool, ["-q", "--fail-if", f"comm={comm},jobs<1", trace])
+    check("gate on a process", p.returncode == 0, p.stderr)
+    p = run(tool, ["-q", "--fail-if", f"comm={comm},jobs>=1", trace])
+    check("gate on a process fails", p.returncode == 3 and f"process {comm}" in p.stderr,
+          p.stderr)
+    p = run(tool, ["-q", "--compare", trace, "--fail-if", "p99.total>+0%", trace])
+    check("relative gate against itself holds", p.returncode == 0, p.stderr)
+    p = run(tool, ["-q", "--compare", trace, "--fail-if", "p99.total>-50%", trace])
+    check("relative gate -50% fails against itself", p.returncode == 3, p.stderr)
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    tool, gen, work = (os.path.abspath(a) for a in sys.argv[1:])
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+
+    def make(scenario):
+        out = os.path.join(work, f"{scenario}.dat")
+        subprocess.run([gen, "-s", scenario, "-o", out, "-q"], check=True)
+        with open(os.path.join(work, f"{scenario}.truth.json")) as f:
+            return out, json.load(f)
+
+    steady, t_steady = make("steady")
+    two, t_two = make("two-gpus")
+    hang, t_hang = make("hang")
+
+    test_text(tool, steady, work)
+    test_csv(tool, steady, t_steady)
+    test_json_options(tool, steady)
+    test_filters(tool, steady, t_steady, "steady")
+    test_filters(tool, two, t_two, "two-gpus")
+    test_filters(tool, hang, t_hang, "hang")
+    test_merge(tool, steady, work)
+    test_compare(tool, steady, two)
+    test_gates(tool, steady, t_steady, two)
+    test_gates(tool, hang, t_hang, two)
+
+    if failures:
+        print(f"{len(failures)} problem(s)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
