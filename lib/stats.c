@@ -6,10 +6,12 @@
  *
  * Jobs arrive in completion order (or any order). Everything that needs time
  * order (busy union, depth, gaps) goes through a per-group min-heap that is
- * swept at gpulat_stats_finish(); when a heap grows beyond REORDER_MAX
- * entries, its entries older than a watermark (newest done seen minus twice
- * the longest job seen) are swept early, which keeps memory bounded for long
- * traces and is exact unless a job is older than that horizon.
+ * swept at gpulat_stats_finish(); when a group's heaps hold more than
+ * REORDER_MAX entries, the entries older than a watermark (newest done seen
+ * minus twice the longest job seen minus 50 ms) are swept early. That keeps
+ * memory bounded on long traces; it is exact unless a job reaches the stats
+ * later than that horizon (jobs flushed incomplete at the end of a long
+ * trace then count in the depth only from the sweep point on).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,7 +19,7 @@
 
 #include "gpulat-int.h"
 
-#define REORDER_MAX	65536
+#define REORDER_MAX	16384
 #define STALLS_MAX	65536
 
 struct tev {
@@ -280,9 +282,14 @@ static void sweep(struct gpulat_stats *s, struct grp *g, uint64_t until)
 	}
 }
 
+/*
+ * Jobs come out of the tracker at their done (+ the signal linger, 10 ms by
+ * default), so nothing older than the newest done minus the longest job and
+ * some slack should still arrive.
+ */
 static uint64_t watermark(const struct gpulat_stats *s)
 {
-	uint64_t h = 2 * s->longest + 1000000000ULL;
+	uint64_t h = 2 * s->longest + 50000000ULL;
 
 	return s->newest_done > h ? s->newest_done - h : 0;
 }
