@@ -161,13 +161,6 @@ int gl_run_read(struct gl_run *r)
 	size_t i;
 	int ret;
 
-	for (i = 0; i < r->nfiles; i++) {
-		if (gl_check_truncated(r->files[i])) {
-			fprintf(stderr, "%s: %s: truncated trace-cmd data file (it ends before "
-				"the data its header describes)\n", GL_NAME, r->files[i]);
-			return -1;
-		}
-	}
 	r->reader = gpulat_reader_open(r->files, (int)r->nfiles, err, sizeof(err));
 	if (!r->reader) {
 		int e = errno;

@@ -9,9 +9,11 @@
  * Exit codes: 0 ok, 1 error (nothing on stdout), 3 a --fail-if gate failed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <trace-cmd.h>
 
@@ -314,6 +316,38 @@ static int copy_out(FILE *tmp, const char *outfile)
 	return ret;
 }
 
+/*
+ * libtracecmd prints some diagnostics with printf() (e.g. "File possibly
+ * truncated" for a short v6 file): while the traces are read, stdout goes to
+ * /dev/null so that nothing but the finished report ever reaches it.
+ */
+static int quiet_stdout(void)
+{
+	int saved, null;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY);
+	if (saved < 0 || null < 0 || dup2(null, STDOUT_FILENO) < 0) {
+		if (null >= 0)
+			close(null);
+		if (saved >= 0)
+			close(saved);
+		return -1;
+	}
+	close(null);
+	return saved;
+}
+
+static void restore_stdout(int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+}
+
 static int render(const struct gl_run *run, const struct gl_run *base, FILE *tmp)
 {
 	if (base)
@@ -335,6 +369,7 @@ int main(int argc, char **argv)
 	struct gl_opts o = { 0 };
 	int ret = GL_EXIT_ERROR;
 	bool have_base = false;
+	int saved_stdout = -1;
 	FILE *tmp = NULL;
 	int failed = 0;
 	size_t i;
@@ -351,6 +386,7 @@ int main(int argc, char **argv)
 	}
 	/* libtracecmd's own messages would break the one-line error rule */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	saved_stdout = quiet_stdout();
 
 	if (gl_run_init(&run, &o, o.files, o.nfiles) < 0) {
 		fprintf(stderr, "%s: %s\n", GL_NAME, strerror(ENOMEM));
@@ -367,6 +403,8 @@ int main(int argc, char **argv)
 		if (gl_run_read(&base) < 0)
 			goto out;
 	}
+	restore_stdout(saved_stdout);
+	saved_stdout = -1;
 
 	tmp = tmpfile();
 	if (!tmp) {
@@ -390,6 +428,7 @@ int main(int argc, char **argv)
 	}
 	ret = failed ? GL_EXIT_GATE : GL_EXIT_OK;
  out:
+	restore_stdout(saved_stdout);
 	if (tmp)
 		fclose(tmp);
 	gl_run_free(&run);

@@ -4,7 +4,6 @@
  *
  *   gpu-latency.c   main(): options, the run order, exit codes
  *   gl-input.c      read the trace files through gpulat_reader into gpulat
- *   gl-check.c      catch truncated v6 files before libtracecmd crashes on them
  *   gl-table.c      aligned text tables
  *   gl-filter.c     --dev/--ring/--pid/--comm/--start/--end job filter
  *   gl-units.c      parse and print durations and trace-cmd style timestamps
@@ -121,9 +120,6 @@ int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, s
 int gl_run_read(struct gl_run *r);
 void gl_run_free(struct gl_run *r);
 const char *gl_run_label(const struct gl_run *r, char *buf, size_t len);
-
-/* gl-check.c: v6 truncation check (libtracecmd 1.3.1 crashes on those) */
-int gl_check_truncated(const char *path);
 
 /* gl-filter.c */
 int gl_strlist_add(struct gl_strlist *l, const char *csv);
