@@ -42,27 +42,29 @@ static const struct { int irq; const char *name; } irqs[] = {
 
 static const uint32_t freqs[] = { 800000, 1400000, 2200000, 3000000, 3600000 };
 
+static void task_set(struct gen_task *t, int cpu, int idx)
+{
+	t->pid = tasks[idx].pid;
+	t->prio = tasks[idx].prio;
+	if (idx)
+		snprintf(t->comm, sizeof(t->comm), "%s", tasks[idx].comm);
+	else
+		snprintf(t->comm, sizeof(t->comm), "swapper/%d", cpu);
+}
+
 void bg_init(struct gen_sim *s)
 {
 	int c;
 
 	for (c = 0; c < s->sc->cpus; c++) {
-		s->bg[c].cur = 1 + (int)rng_range(&s->rng, 0, NTASKS - 2);
+		task_set(&s->bg[c].cur, c, 1 + (int)rng_range(&s->rng, 0, NTASKS - 2));
 		s->bg[c].freq = freqs[rng_range(&s->rng, 0, 4)];
 	}
 }
 
 int bg_current_pid(struct gen_sim *s, int cpu)
 {
-	return tasks[s->bg[cpu].cur].pid;
-}
-
-static const char *task_comm(int cpu, int idx, char *buf, size_t len)
-{
-	if (idx)
-		return tasks[idx].comm;
-	snprintf(buf, len, "swapper/%d", cpu);
-	return buf;
+	return s->bg[cpu].cur.pid;
 }
 
 static void emit(struct gen_sim *s, enum gen_ev ev, int cpu, uint8_t flags,
@@ -74,36 +76,60 @@ static void emit(struct gen_sim *s, enum gen_ev ev, int cpu, uint8_t flags,
 	*t = ts + rng_range(&s->rng, 300, 2500);
 }
 
+/* sched_waking of TASK, traced on CPU by whoever runs there */
+void bg_wake(struct gen_sim *s, int cpu, const struct gen_task *task,
+	     int target_cpu, uint64_t *t)
+{
+	struct gen_fval w[] = {
+		FV_STR("comm", task->comm),
+		FV_NUM("pid", (uint64_t)task->pid),
+		FV_NUM("prio", (uint64_t)task->prio),
+		FV_NUM("target_cpu", (uint64_t)target_cpu),
+	};
+
+	emit(s, EV_SCHED_WAKING, cpu, 0x01, w, 4, t);
+}
+
+/* sched_switch from the running task to NEXT (SLEEP: the previous one blocks) */
+void bg_switch(struct gen_sim *s, int cpu, const struct gen_task *next,
+	       bool sleep, uint64_t *t)
+{
+	struct gen_task *prev = &s->bg[cpu].cur;
+	struct gen_fval v[] = {
+		FV_STR("prev_comm", prev->comm),
+		FV_NUM("prev_pid", (uint64_t)prev->pid),
+		FV_NUM("prev_prio", (uint64_t)prev->prio),
+		FV_NUM("prev_state", prev->pid && sleep ? 1 : 0),
+		FV_STR("next_comm", next->comm),
+		FV_NUM("next_pid", (uint64_t)next->pid),
+		FV_NUM("next_prio", (uint64_t)next->prio),
+	};
+
+	if (prev->pid == next->pid)
+		return;
+	emit(s, EV_SCHED_SWITCH, cpu, 0x01, v, 7, t);
+	*prev = *next;
+}
+
+void bg_switch_idle(struct gen_sim *s, int cpu, uint64_t *t)
+{
+	struct gen_task idle;
+
+	task_set(&idle, cpu, 0);
+	bg_switch(s, cpu, &idle, true, t);
+}
+
 static void wake_and_switch(struct gen_sim *s, int cpu, uint64_t t)
 {
-	int prev = s->bg[cpu].cur;
 	int next = rng_pct(&s->rng, 25) ? 0 : 1 + (int)rng_range(&s->rng, 0, NTASKS - 2);
-	char pb[16], nb[16];
+	struct gen_task task;
 
-	if (next == prev)
-		next = prev ? 0 : 1;
-	if (next) {
-		struct gen_fval w[] = {
-			FV_STR("comm", tasks[next].comm),
-			FV_NUM("pid", (uint64_t)tasks[next].pid),
-			FV_NUM("prio", (uint64_t)tasks[next].prio),
-			FV_NUM("target_cpu", (uint64_t)cpu),
-		};
-		emit(s, EV_SCHED_WAKING, cpu, 0x01, w, 4, &t);
-	}
-	{
-		struct gen_fval v[] = {
-			FV_STR("prev_comm", task_comm(cpu, prev, pb, sizeof(pb))),
-			FV_NUM("prev_pid", (uint64_t)tasks[prev].pid),
-			FV_NUM("prev_prio", (uint64_t)tasks[prev].prio),
-			FV_NUM("prev_state", prev && rng_pct(&s->rng, 70) ? 1 : 0),
-			FV_STR("next_comm", task_comm(cpu, next, nb, sizeof(nb))),
-			FV_NUM("next_pid", (uint64_t)tasks[next].pid),
-			FV_NUM("next_prio", (uint64_t)tasks[next].prio),
-		};
-		emit(s, EV_SCHED_SWITCH, cpu, 0x01, v, 7, &t);
-	}
-	s->bg[cpu].cur = next;
+	task_set(&task, cpu, next);
+	if (task.pid == bg_current_pid(s, cpu))
+		task_set(&task, cpu, task.pid ? 0 : 1);
+	if (task.pid)
+		bg_wake(s, cpu, &task, cpu, &t);
+	bg_switch(s, cpu, &task, rng_pct(&s->rng, 70), &t);
 }
 
 void bg_irq_entry(struct gen_sim *s, int cpu, int irq, const char *name, uint64_t *t)

@@ -318,8 +318,14 @@ int heap_push(struct gen_heap *h, uint64_t t, int kind, int arg);
 bool heap_pop(struct gen_heap *h, struct gen_action *out);
 void heap_free(struct gen_heap *h);
 
+struct gen_task {
+	int		pid;
+	char		comm[16];
+	int		prio;
+};
+
 struct gen_bg_cpu {
-	int		cur;		/* index into the task table */
+	struct gen_task	cur;		/* running task (pid 0: idle) */
 	uint32_t	freq;
 };
 
@@ -388,6 +394,11 @@ void gpu_emit_iv(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_
 /* background.c */
 void bg_init(struct gen_sim *s);
 void bg_step(struct gen_sim *s, int cpu, uint64_t t);
+void bg_switch(struct gen_sim *s, int cpu, const struct gen_task *next,
+	       bool sleep, uint64_t *t);
+void bg_switch_idle(struct gen_sim *s, int cpu, uint64_t *t);
+void bg_wake(struct gen_sim *s, int cpu, const struct gen_task *task,
+	     int target_cpu, uint64_t *t);
 void bg_irq_entry(struct gen_sim *s, int cpu, int irq, const char *name, uint64_t *t);
 void bg_irq_exit(struct gen_sim *s, int cpu, int irq, uint64_t *t);
 int bg_current_pid(struct gen_sim *s, int cpu);

@@ -39,12 +39,59 @@ static void *grow(void *p, int *cap, int n, size_t size)
 	return p;
 }
 
+static void proc_task(const struct gen_sim *s, int p, struct gen_task *t)
+{
+	t->pid = s->sc->procs[p].pid;
+	t->prio = 120;
+	snprintf(t->comm, sizeof(t->comm), "%.15s", s->sc->procs[p].comm);
+}
+
+/* ring-named kthreads run SCHED_FIFO (sched_set_fifo_low), kworkers do not */
+static void worker_task(const struct gen_sim *s, int r, struct gen_task *t)
+{
+	t->pid = s->rings[r].worker_pid;
+	t->prio = s->sc->era == ERA_617 ? 120 : 98;
+	snprintf(t->comm, sizeof(t->comm), "%.15s", s->rings[r].worker_comm);
+}
+
+/* a process or worker action starts: its task is switched in on the CPU */
+static void run_proc(struct gen_sim *s, int p, uint64_t *t)
+{
+	struct gen_task me;
+
+	proc_task(s, p, &me);
+	if (bg_current_pid(s, s->sc->procs[p].cpu) != me.pid) {
+		bg_wake(s, s->sc->procs[p].cpu, &me, s->sc->procs[p].cpu, t);
+		bg_switch(s, s->sc->procs[p].cpu, &me, false, t);
+	}
+}
+
+static void run_worker(struct gen_sim *s, int r, uint64_t *t)
+{
+	struct gen_task w;
+
+	worker_task(s, r, &w);
+	bg_switch(s, s->sc->devs[s->sc->rings[r].dev].sched_cpu, &w, false, t);
+}
+
 static void kick_sched(struct gen_sim *s, int r, uint64_t t)
 {
 	if (s->rings[r].sched_pending)
 		return;
 	s->rings[r].sched_pending = true;
 	heap_push(&s->heap, t, ACT_SCHED, r);
+}
+
+/* wake the ring's worker from CPU (traced at *t) to run at WHEN */
+static void kick_from(struct gen_sim *s, int r, int cpu, uint64_t *t, uint64_t when)
+{
+	struct gen_task w;
+
+	if (s->rings[r].sched_pending)
+		return;
+	worker_task(s, r, &w);
+	bg_wake(s, cpu, &w, s->sc->devs[s->sc->rings[r].dev].sched_cpu, t);
+	kick_sched(s, r, when);
 }
 
 /* ---- fences: slab-like pointer pool, LIFO reuse ---- */
@@ -180,7 +227,7 @@ static int job_create(struct gen_sim *s, int p, int r, uint64_t *t)
 	e->count++;
 	R->last_job = idx;
 	proc_track(&s->procs[p], idx);
-	kick_sched(s, r, ts + rng_range(&s->rng, US(4), US(25)));
+	kick_from(s, r, pc->cpu, t, ts + rng_range(&s->rng, US(4), US(25)));
 	return idx;
 }
 
@@ -206,6 +253,7 @@ static void act_submit(struct gen_sim *s, int p, uint64_t now)
 		P->stopped = true;
 		return;
 	}
+	run_proc(s, p, &t);
 	for (r = 0; r < s->sc->nrings; r++)
 		for (b = 0; (pc->rings & (1u << r)) && b < pc->burst; b++)
 			last = job_create(s, p, r, &t);
@@ -222,6 +270,7 @@ static void act_submit(struct gen_sim *s, int p, uint64_t now)
 			  ACT_WAIT_START, wait);
 		return;
 	}
+	bg_switch_idle(s, pc->cpu, &t);		/* sleeps until the next frame */
 	heap_push(&s->heap, next, ACT_SUBMIT, p);
 }
 
@@ -242,9 +291,11 @@ static void act_wait_start(struct gen_sim *s, int j, uint64_t now)
 	const struct gen_proc_cfg *pc = &s->sc->procs[J->proc];
 	uint64_t t = now;
 
+	run_proc(s, J->proc, &t);
 	gpu_emit_fence(s, EV_FENCE_WAIT_START, J, true, pc->cpu, pc->pid, 0, &t, NULL);
 	if (J->signaled) {
 		gpu_emit_fence(s, EV_FENCE_WAIT_END, J, true, pc->cpu, pc->pid, 0, &t, NULL);
+		bg_switch_idle(s, pc->cpu, &t);
 		proc_unblock(s, J->proc, t);
 		return;
 	}
@@ -252,6 +303,7 @@ static void act_wait_start(struct gen_sim *s, int j, uint64_t now)
 		gpu_emit_fence(s, EV_FENCE_ENABLE, J, true, pc->cpu, pc->pid, 0x01, &t, NULL);
 	J->enabled = true;
 	J->waiter = true;
+	bg_switch_idle(s, pc->cpu, &t);		/* blocks in dma_fence_wait */
 }
 
 static void act_wait_end(struct gen_sim *s, int j, uint64_t now)
@@ -260,8 +312,10 @@ static void act_wait_end(struct gen_sim *s, int j, uint64_t now)
 	const struct gen_proc_cfg *pc = &s->sc->procs[J->proc];
 	uint64_t t = now;
 
+	run_proc(s, J->proc, &t);
 	gpu_emit_fence(s, EV_FENCE_WAIT_END, J, true, pc->cpu, pc->pid, 0, &t, NULL);
 	J->waiter = false;
+	bg_switch_idle(s, pc->cpu, &t);
 	proc_unblock(s, J->proc, t);
 }
 
@@ -372,6 +426,7 @@ static void act_sched(struct gen_sim *s, int r, uint64_t now)
 	int j;
 
 	R->sched_pending = false;
+	run_worker(s, r, &t);
 	while (R->hw_count < rcfg(s, r)->credits) {
 		j = sched_pick(s, r, cpu, pid, &t);
 		if (j < 0)
@@ -379,15 +434,18 @@ static void act_sched(struct gen_sim *s, int r, uint64_t now)
 		sched_run(s, j, cpu, pid, &t);
 		t += rng_range(&s->rng, US(1), US(4));
 	}
+	bg_switch_idle(s, cpu, &t);
 }
 
-static void kick_waiting_rings(struct gen_sim *s, uint64_t t)
+/* a signalled fence may unblock jobs of any ring */
+static void kick_waiting_rings(struct gen_sim *s, int cpu, uint64_t *t, uint64_t ts)
 {
 	int i;
 
 	for (i = 0; i < s->nents; i++)
 		if (s->ents[i].head >= 0)
-			kick_sched(s, s->ents[i].ring, t + rng_range(&s->rng, US(5), US(20)));
+			kick_from(s, s->ents[i].ring, cpu, t,
+				  ts + rng_range(&s->rng, US(5), US(20)));
 }
 
 static void signal_job(struct gen_sim *s, int j, int cpu, int pid, uint8_t flags,
@@ -405,9 +463,14 @@ static void signal_job(struct gen_sim *s, int j, int cpu, int pid, uint8_t flags
 		if (s->last_dropped)
 			J->lost |= LOST_SIGNAL;
 	}
-	if (J->waiter)
+	if (J->waiter) {
+		struct gen_task w;
+
+		proc_task(s, J->proc, &w);
+		bg_wake(s, cpu, &w, s->sc->procs[J->proc].cpu, t);
 		heap_push(&s->heap, ts + rng_range(&s->rng, US(4), US(20)), ACT_WAIT_END, j);
-	kick_waiting_rings(s, ts);
+	}
+	kick_waiting_rings(s, cpu, t, ts);
 }
 
 static int ooo_cpu(const struct gen_sim *s, int r)
@@ -449,10 +512,10 @@ static void act_done(struct gen_sim *s, int j, uint64_t now)
 		t = ts + rng_range(&s->rng, US(1), US(3));
 		signal_job(s, j, cpu, pid, 0x09, &t);
 	}
+	kick_from(s, J->ring, cpu, &t, ts + rng_range(&s->rng, US(8), US(30)));
 	bg_irq_exit(s, cpu, d->irq, &t);
 	if (R->hw_head >= 0)
 		hw_start(s, R->hw_head);
-	kick_sched(s, J->ring, ts + rng_range(&s->rng, US(8), US(30)));
 	heap_push(&s->heap, ts + rng_range(&s->rng, s->sc->free_min, s->sc->free_max),
 		  ACT_DESTROY, j);
 }
@@ -477,9 +540,11 @@ static void act_destroy(struct gen_sim *s, int j, uint64_t now)
 		heap_push(&s->heap, now + US(100), ACT_DESTROY, j);
 		return;
 	}
+	run_worker(s, J->ring, &t);
 	gpu_emit_fence(s, EV_FENCE_DESTROY, J, false, cpu, R->worker_pid, 0, &t, NULL);
 	gpu_emit_fence(s, EV_FENCE_DESTROY, J, true, cpu, R->worker_pid, 0, &t, NULL);
 	gpu_emit_hw_fence(s, EV_FENCE_DESTROY, J, cpu, R->worker_pid, 0, &t);
+	bg_switch_idle(s, cpu, &t);
 	J->destroyed = true;
 	if (J->fence_ptr)
 		fence_free(s, J->fence_ptr);
