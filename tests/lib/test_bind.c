@@ -429,6 +429,59 @@ static void test_context_events(void **state)
 	tep_free(tep);
 }
 
+/* random records of every bound event: never read outside rec->size (ASan job) */
+static void test_fuzz(void **state)
+{
+	static const char *const ev617[] = { "drm_sched_job_queue", "drm_sched_job_run",
+		"drm_sched_job_done", "drm_sched_job_add_dep", "drm_sched_job_unschedulable" };
+	static const char *const ev61[] = { "drm_sched_job", "drm_run_job",
+		"drm_sched_process_job", "drm_sched_job_wait_dep" };
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct tep_record rec;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	int ids[16], nids = 0, i, k;
+	unsigned char *buf;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		load(tep, "linux-6.17", "gpu_scheduler", ev617[i]);
+		ids[nids++] = tep_find_event_by_name(tep, "gpu_scheduler", ev617[i])->id;
+	}
+	for (i = 0; i < 4; i++) {
+		load(tep, "linux-6.1-debian", "gpu_scheduler", ev61[i]);
+		ids[nids++] = tep_find_event_by_name(tep, "gpu_scheduler", ev61[i])->id;
+	}
+	load(tep, "linux-6.1-debian", "dma_fence", "dma_fence_signaled");
+	ids[nids++] = tep_find_event_by_name(tep, "dma_fence", "dma_fence_signaled")->id;
+	b = gpulat_binding_new(tep);
+	assert_non_null(b);
+	for (i = 0; i < 20000; i++) {
+		int size;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		size = 2 + (int)(x % 96);
+		buf = malloc(size);	/* exact size: ASan sees any overread */
+		assert_non_null(buf);
+		for (k = 0; k < size; k++)
+			buf[k] = (unsigned char)(x >> (k % 56)) ^ (unsigned char)k;
+		k = ids[(x >> 20) % nids];
+		buf[0] = k & 0xff;
+		buf[1] = (k >> 8) & 0xff;
+		memset(&rec, 0, sizeof(rec));
+		rec.data = buf;
+		rec.size = size;
+		k = gpulat_binding_decode(b, &rec, &ev);
+		assert_true(k >= -1 && k <= 1);
+		free(buf);
+	}
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -438,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_missing_field),
 		cmocka_unit_test(test_name_pointer),
 		cmocka_unit_test(test_context_events),
+		cmocka_unit_test(test_fuzz),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
