@@ -27,6 +27,7 @@
 #define DCACHE_SIZE		(1u << 16)	/* completed jobs remembered for deps */
 #define MAX_LOST_WINDOWS	4096
 #define MAX_CTX_MAP		65536
+#define INIT_MAX_AGE_NS		10000000ULL	/* fence init -> queue event, same cpu */
 #define U32(x)			((x) & 0xffffffffULL)
 /* fence key: low 32 bits of the context, and the file it came from */
 #define FK(t, ctx)		(U32(ctx) | ((uint64_t)(t)->cur_file << 32))
@@ -82,6 +83,7 @@ struct lostwin {
  * (ctx N + 1) fence, same seqno, just before the queue event on that cpu.
  */
 struct initslot {
+	uint64_t	ts;
 	uint64_t	ctx, seqno;
 	const char	*timeline;
 	bool		have_prev;
@@ -834,9 +836,10 @@ static int on_queue(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		if (ensure_cpu(t, ev->cpu) == 0 && t->init_slot[ev->cpu].pair) {
 			struct initslot *is = &t->init_slot[ev->cpu];
 
-			if (!j->in_fence && (!is->timeline || !ev->ring ||
-					     (ev->flags & GPULAT_EVF_RING_PTR) ||
-					     !strcmp(is->timeline, ev->ring)))
+			/* arm and push happen back to back: a stale pair is another job's */
+			if (!j->in_fence && ev->ts - is->ts <= INIT_MAX_AGE_NS &&
+			    (!is->timeline || !ev->ring || (ev->flags & GPULAT_EVF_RING_PTR) ||
+			     !strcmp(is->timeline, ev->ring)))
 				set_fence(t, j, is->ctx, is->seqno, true);
 			is->pair = false;
 		}
@@ -1032,6 +1035,7 @@ static int on_init(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		return 0;
 	is = &t->init_slot[ev->cpu];
 	if (is->have_prev && U32(is->pctx + 1) == U32(ev->ctx) && U32(is->pseqno) == U32(ev->seqno)) {
+		is->ts = ev->ts;
 		is->ctx = ev->ctx;
 		is->seqno = ev->seqno;
 		is->timeline = ev->timeline;

@@ -362,6 +362,48 @@ static void test_legacy_signal_after_done(void **state)
 	gpulat_tracker_free(t);
 }
 
+static void finit(struct gpulat_tracker *t, uint64_t ts, int cpu, const char *timeline,
+		  uint64_t ctx, uint64_t seqno)
+{
+	struct gpulat_event ev = {
+		.ts = ts, .cpu = cpu, .kind = GPULAT_EV_FENCE_INIT, .dev = "",
+		.driver = "drm_sched", .timeline = timeline,
+		.flags = GPULAT_EVF_FENCE | GPULAT_EVF_FENCE32, .ctx = ctx, .seqno = seqno,
+	};
+
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+}
+
+/* <= 6.16: drm_sched_job_arm's two fence inits just before the queue name the job */
+static void test_legacy_fence_from_init(void **state)
+{
+	const struct gpulat_job *a, *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V519, true);
+	finit(t, 90, 0, "gfx", 40, 7);		/* scheduled */
+	finit(t, 91, 0, "gfx", 41, 7);		/* finished */
+	qold(t, GPULAT_EV_QUEUE, 100, 0, "gfx", 1, 0x10);
+	finit(t, 200, 1, "gfx", 40, 8);
+	finit(t, 201, 1, "gfx", 41, 8);
+	/* 20 ms later: a stale pair, not this job's */
+	qold(t, GPULAT_EV_QUEUE, 20000201, 1, "gfx", 2, 0x20);
+	qold(t, GPULAT_EV_RUN, 20000300, 2, "gfx", 1, 0x10);
+	sig(t, 20000400, 3, "gfx", 41, 7);	/* job 1's finished fence, before its done */
+	qold(t, GPULAT_EV_DONE, 20000500, 2, NULL, 0, 0x10);
+	gpulat_tracker_flush(t, 20000600);
+	a = by_id(&g, 1);
+	b = by_id(&g, 2);
+	assert_int_equal(a->ctx, 41);
+	assert_int_equal(a->seqno, 7);
+	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 20000400);
+	assert_int_equal(a->status, GPULAT_JOB_COMPLETE);
+	assert_int_equal(b->ctx, NONE);
+	gpulat_tracker_free(t);
+}
+
 static void test_deps_617(void **state)
 {
 	const struct gpulat_job *b;
@@ -624,6 +666,7 @@ int main(void)
 		cmocka_unit_test(test_signal_out_of_order),
 		cmocka_unit_test(test_legacy_signal),
 		cmocka_unit_test(test_legacy_signal_after_done),
+		cmocka_unit_test(test_legacy_fence_from_init),
 		cmocka_unit_test(test_deps_617),
 		cmocka_unit_test(test_deps_legacy),
 		cmocka_unit_test(test_unsched_ctx_minus_1),
