@@ -149,7 +149,8 @@ typedef void (*gpulat_warn_fn)(const char *msg, void *data);
  *
  * Fields are found by name in the trace's own format sections and cached; nothing
  * depends on fixed offsets. An event whose layout lacks a required field is not
- * bound, and one warning names the event and the field.
+ * bound, and one warning names the event and the field. Warnings raised here are
+ * kept and delivered when gpulat_binding_set_warn() installs a callback.
  *
  * Return: a binding, or NULL with errno set.
  */
@@ -218,9 +219,15 @@ struct gpulat_dep {
 /**
  * struct gpulat_job - one GPU job, passed to the job callback
  *
- * Stage timestamps are GPULAT_NONE when the stage was not seen. Derived metrics
- * follow docs/truth-format.md and are GPULAT_NONE when not computable.
- * The structure and @deps are only valid during the callback.
+ * Stage timestamps are GPULAT_NONE when the stage was not seen (cpu -1). Derived
+ * metrics follow docs/truth-format.md and are GPULAT_NONE when not computable.
+ * Without a queue event @pid is -1 and @comm is ""; a job whose ring is unknown
+ * (a done event only, before 6.17) has @ring "?". On <= 6.16 @ctx/@seqno come
+ * from the dma_fence events (fence init before the queue, scheduled-fence signal
+ * after the run, or the finished-fence signal after the done on the same CPU) and
+ * stay GPULAT_NONE without them.
+ * The structure, its strings and @deps are only valid during the callback (the
+ * strings until gpulat_tracker_free()).
  */
 struct gpulat_job {
 	uint64_t	seq;		/* order of first sight, 0-based */
