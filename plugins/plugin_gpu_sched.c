@@ -595,6 +595,13 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 		ctx->first_ts = e.ts;
 	ctx->last_ts = e.ts;
 
+	/*
+	 * The ring buffer overran just before this record. The plugin only sees
+	 * its own events, so gaps reported on other events' records are missed.
+	 */
+	if (rec->missed_events)
+		gpulat_tracker_lost(ctx->trk, rec->cpu, e.ts,
+				    rec->missed_events > 0 ? rec->missed_events : 0);
 	ctx->have_job = false;
 	gpulat_tracker_feed(ctx->trk, &e);
 
@@ -662,8 +669,9 @@ static void gs_print_summary(struct gs_ctx *ctx)
 	       (unsigned long long)(ctx->first_ts % 1000000000 / 1000),
 	       (unsigned long long)(ctx->last_ts / 1000000000),
 	       (unsigned long long)(ctx->last_ts % 1000000000 / 1000));
-	printf("  %-14s %-20s %7s %7s %7s  %-7s %12s %12s %12s\n",
-	       "dev", "ring", "jobs", "done", "open", "metric", "p50(us)", "p99(us)", "max(us)");
+	printf("  %-14s %-20s %7s %7s %7s %7s  %-7s %12s %12s %12s\n",
+	       "dev", "ring", "jobs", "done", "open", "lost", "metric", "p50(us)", "p99(us)",
+	       "max(us)");
 	for (i = 0; i < n; i++) {
 		g = gpulat_stats_group(ctx->stats, GPULAT_G_RING, i);
 		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++) {
@@ -673,13 +681,14 @@ static void gs_print_summary(struct gs_ctx *ctx)
 			gs_fmt_us(p99, sizeof(p99), m, m->p99);
 			gs_fmt_us(max, sizeof(max), m, m->max);
 			if (k == 0)
-				printf("  %-14s %-20s %7llu %7llu %7llu",
+				printf("  %-14s %-20s %7llu %7llu %7llu %7llu",
 				       g->dev && *g->dev ? g->dev : "-", g->ring ? g->ring : "-",
 				       (unsigned long long)g->jobs,
 				       (unsigned long long)g->complete,
-				       (unsigned long long)(g->jobs - g->complete));
+				       (unsigned long long)g->incomplete,
+				       (unsigned long long)g->lost);
 			else
-				printf("  %-14s %-20s %7s %7s %7s", "", "", "", "", "");
+				printf("  %-14s %-20s %7s %7s %7s %7s", "", "", "", "", "", "");
 			printf("  %-7s %12s %12s %12s\n", gpulat_metric_name(metrics[k]),
 			       p50, p99, max);
 		}

@@ -318,10 +318,10 @@ def parse_summaries(out):
             continue
         if w[0] == "dev" or w[0] == "unmatched:":
             continue
-        if len(w) == 9:
-            row = {"jobs": int(w[2]), "done": int(w[3]), "open": int(w[4])}
+        if len(w) == 10:
+            row = {"jobs": int(w[2]), "done": int(w[3]), "open": int(w[4]), "lost": int(w[5])}
             cur[(w[0] if w[0] != "-" else "", w[1])] = row
-            w = w[5:]
+            w = w[6:]
         if len(w) == 4 and row is not None:
             row[w[0]] = [us_to_ns(x) for x in w[1:]]
     return tables
@@ -339,6 +339,9 @@ def check_summary(table, t, name):
             fail("%s: %s jobs %d, truth %d" % (name, key, row["jobs"], r["jobs"]))
         if row["done"] != r["complete"]:
             fail("%s: %s complete %d, truth %d" % (name, key, row["done"], r["complete"]))
+        if row["open"] + row["lost"] != r["jobs"] - r["complete"]:
+            fail("%s: %s open+lost %d, truth %d not complete" %
+                 (name, key, row["open"] + row["lost"], r["jobs"] - r["complete"]))
         for metric in ("wait", "exec"):
             tm = r.get(metric) or {}
             got = row.get(metric)
