@@ -162,7 +162,8 @@ static int open_file(struct rfile *f, char *err, size_t errlen)
 	}
 	if (tracecmd_init_data(f->h) < 0) {
 		f->h = NULL;
-		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (CPU data missing or cut short)",
+		seterr(err, errlen,
+		       "%s: truncated or damaged trace-cmd data file (CPU data missing or cut short)",
 		       f->path);
 		return -EINVAL;
 	}

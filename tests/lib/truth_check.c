@@ -85,7 +85,8 @@ static const char *nstr(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
-static void cmp_u64(struct check *c, const char *what, const char *job, uint64_t truth, uint64_t ours)
+static void cmp_u64(struct check *c, const char *what, const char *job, uint64_t truth,
+		    uint64_t ours)
 {
 	char a[32], b[32];
 
