@@ -24,7 +24,7 @@
 
 #define DEFAULT_MAX_OPEN	(1u << 20)
 #define DEFAULT_LINGER_NS	10000000ULL	/* 10 ms */
-#define DCACHE_SIZE		(1u << 16)	/* completed jobs remembered for deps */
+#define DCACHE_SIZE		(1u << 14)	/* completed jobs remembered for deps */
 #define MAX_LOST_WINDOWS	4096
 #define MAX_CTX_MAP		65536
 #define INIT_MAX_AGE_NS		10000000ULL	/* fence init -> queue event, same cpu */
