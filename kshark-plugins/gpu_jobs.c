@@ -2,11 +2,13 @@
 /*
  * gpu_jobs - KernelShark plugin, data side: collect at load time, link lazily.
  *
- * Load time (per record, must stay cheap): gpulat_binding_decode() and an append to
- * the stream's array. Lost-event entries (KS_EVENT_OVERFLOW) are appended as notes.
+ * Load time (per record, must stay cheap): append the entry and a copy of the record's
+ * payload (memcpy into big blocks) for our events, and the entry of lost-event entries
+ * (KS_EVENT_OVERFLOW). Nothing is decoded.
  *
  * Second pass (first draw or accessor call), plugin_gpujob_link():
- *   1. sort the records by time (KernelShark hands them over CPU by CPU);
+ *   1. decode the copies through the core binding and sort them by time (KernelShark
+ *      hands the records over CPU by CPU);
  *   2. feed them to the core tracker, which links queue -> run -> done -> signal with
  *      the era's keys (device, ring, fence context:seqno / fence pointer / id);
  *   3. keep every emitted job (complete or not), map stage timestamps back to entries;
@@ -27,10 +29,15 @@
 #include "gpu_jobs.h"
 #include "gpu_rings.h"
 
+/* Payload copies are kept in blocks of this size. */
+#define GPUJOB_BLOCK_SIZE	(256 * 1024)
+
 /* Most sub-rows a ring row is split into; deeper stacks share the last one. */
 #define GPUJOB_MAX_SUBROWS	64
 
 static void gpujob_free_results(struct plugin_gpujob_ctx *ctx);
+static void gpujob_name_pointer_ring(struct plugin_gpujob_ctx *ctx, size_t r);
+static void gpujob_free_blocks(struct plugin_gpujob_ctx *ctx);
 
 static void gpujob_index_free(struct gpujob_index *idx)
 {
@@ -48,7 +55,8 @@ static void gpujob_free_context(struct plugin_gpujob_ctx *ctx)
 
 	gpujob_free_results(ctx);
 	plugin_gpujob_draw_free(ctx->draw);
-	free(ctx->evs);
+	free(ctx->ents);
+	gpujob_free_blocks(ctx);
 	free(ctx->event_ids);
 	gpulat_binding_free(ctx->binding);
 	free(ctx);
@@ -107,6 +115,11 @@ static void gpujob_free_results(struct plugin_gpujob_ctx *ctx)
 	free(ctx->deps);
 	ctx->deps = NULL;
 	ctx->n_deps = ctx->cap_deps = 0;
+	free(ctx->evs);
+	free(ctx->order);
+	ctx->evs = NULL;
+	ctx->order = NULL;
+	ctx->n_evs = 0;
 
 	memset(&ctx->counters, 0, sizeof(ctx->counters));
 	ctx->linked = false;
@@ -114,11 +127,46 @@ static void gpujob_free_results(struct plugin_gpujob_ctx *ctx)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Load time                                                                  */
+/* Load time: one pointer per record, nothing else                            */
 
-static struct gpujob_ev *gpujob_ev_new(struct plugin_gpujob_ctx *ctx)
+static void gpujob_free_blocks(struct plugin_gpujob_ctx *ctx)
 {
-	struct gpujob_ev *tmp;
+	struct gpujob_block *b;
+
+	while ((b = ctx->blocks)) {
+		ctx->blocks = b->next;
+		free(b);
+	}
+}
+
+/* A stable copy of @size bytes of payload. */
+static void *gpujob_copy(struct plugin_gpujob_ctx *ctx, const void *data, size_t size)
+{
+	struct gpujob_block *b = ctx->blocks;
+	size_t cap;
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (!b || b->cap - b->used < size) {
+		cap = size > GPUJOB_BLOCK_SIZE ? size : GPUJOB_BLOCK_SIZE;
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->used = 0;
+		b->cap = cap;
+		b->next = ctx->blocks;
+		ctx->blocks = b;
+	}
+	p = b->data + b->used;
+	memcpy(p, data, size);
+	b->used += size;
+	return p;
+}
+
+static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *entry,
+			   const struct tep_record *rec)
+{
+	struct gpujob_raw *tmp, *r;
 	size_t cap;
 
 	/*
@@ -127,84 +175,133 @@ static struct gpujob_ev *gpujob_ev_new(struct plugin_gpujob_ctx *ctx)
 	 */
 	if (ctx->linked || ctx->link_failed) {
 		gpujob_free_results(ctx);
-		ctx->n_evs = 0;
-		ctx->last_ts = 0;
+		gpujob_free_blocks(ctx);
+		ctx->n_ents = 0;
 	}
 
-	if (ctx->n_evs == ctx->cap_evs) {
-		cap = ctx->cap_evs ? ctx->cap_evs * 2 : 4096;
-		tmp = realloc(ctx->evs, cap * sizeof(*tmp));
+	if (ctx->n_ents == ctx->cap_ents) {
+		cap = ctx->cap_ents ? ctx->cap_ents * 2 : 4096;
+		tmp = realloc(ctx->ents, cap * sizeof(*tmp));
 		if (!tmp)
-			return NULL;
-		ctx->evs = tmp;
-		ctx->cap_evs = cap;
+			goto fail;
+		ctx->ents = tmp;
+		ctx->cap_ents = cap;
 	}
+	r = &ctx->ents[ctx->n_ents];
+	r->entry = entry;
+	r->data = NULL;
+	r->size = 0;
+	if (rec && rec->data && rec->size > 0) {
+		r->data = gpujob_copy(ctx, rec->data, rec->size);
+		if (!r->data)
+			goto fail;
+		r->size = rec->size;
+	}
+	ctx->n_ents++;
+	return;
 
-	return &ctx->evs[ctx->n_evs];
+fail:
+	ctx->link_failed = true;
 }
 
 static void gpujob_event_action(struct kshark_data_stream *stream, void *rec,
 				struct kshark_entry *entry)
 {
 	struct plugin_gpujob_ctx *ctx = __get_context(stream->stream_id);
-	struct gpujob_ev *e;
 
-	if (!ctx || !rec)
-		return;
-
-	e = gpujob_ev_new(ctx);
-	if (!e)
-		return;
-
-	if (gpulat_binding_decode(ctx->binding, rec, &e->ev) != 1)
-		return;
-
-	/* Stream time: KernelShark may have calibrated (shifted) the entry. */
-	e->ev.ts = entry->ts;
-	e->ev.cpu = entry->cpu;
-	e->entry = entry;
-	e->seq = ctx->n_evs;
-	e->lost = 0;
-	if (e->ev.ts > ctx->last_ts)
-		ctx->last_ts = e->ev.ts;
-	ctx->n_evs++;
+	if (ctx)
+		gpujob_collect(ctx, entry, rec);
 }
 
+/*
+ * tepdata's "missed events" entry: event_id KS_EVENT_OVERFLOW, the count in its offset;
+ * @rec is the record after the gap, not ours.
+ */
 static void gpujob_overflow_action(struct kshark_data_stream *stream, void *rec,
 				   struct kshark_entry *entry)
 {
 	struct plugin_gpujob_ctx *ctx = __get_context(stream->stream_id);
-	struct gpujob_ev *e;
 
-	(void)rec;	/* the record that follows the gap, not ours */
-	if (!ctx)
-		return;
-
-	e = gpujob_ev_new(ctx);
-	if (!e)
-		return;
-
-	memset(&e->ev, 0, sizeof(e->ev));
-	e->ev.kind = GPULAT_EV_NONE;
-	e->ev.ts = entry->ts;
-	e->ev.cpu = entry->cpu;
-	e->entry = NULL;
-	e->seq = ctx->n_evs;
-	/* tepdata stores the number of missed events in the offset (-1: unknown) */
-	e->lost = entry->offset > 0 ? (uint64_t)entry->offset : 0;
-	ctx->n_evs++;
+	(void)rec;
+	if (ctx)
+		gpujob_collect(ctx, entry, NULL);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Second pass                                                                */
 
-static int gpujob_ev_cmp(const void *a, const void *b)
+static int gpujob_order_cmp(const void *a, const void *b)
 {
-	const struct gpujob_ev *ea = a, *eb = b;
+	const struct gpujob_order *oa = a, *ob = b;
 
-	if (ea->ev.ts != eb->ev.ts)
-		return ea->ev.ts < eb->ev.ts ? -1 : 1;
-	return ea->seq < eb->seq ? -1 : ea->seq > eb->seq;
+	if (oa->ts != ob->ts)
+		return oa->ts < ob->ts ? -1 : 1;
+	return oa->seq < ob->seq ? -1 : oa->seq > ob->seq;
+}
+
+/*
+ * Decode the collected records (copies of their payloads) and sort them by stream time;
+ * lost-event entries become notes (kind GPULAT_EV_NONE). KernelShark hands the records
+ * over CPU by CPU, so the time order is rebuilt here.
+ */
+static int gpujob_decode_all(struct plugin_gpujob_ctx *ctx)
+{
+	struct gpujob_order *order = NULL;
+	struct gpujob_ev *evs = NULL;
+	struct tep_record rec;
+	size_t i, n = 0;
+
+	if (!ctx->n_ents)
+		return 0;
+
+	evs = malloc(ctx->n_ents * sizeof(*evs));
+	order = malloc(ctx->n_ents * sizeof(*order));
+	if (!evs || !order)
+		goto nomem;
+
+	for (i = 0; i < ctx->n_ents; i++) {
+		struct kshark_entry *entry = ctx->ents[i].entry;
+		struct gpujob_ev *e = &evs[n];
+
+		if (entry->event_id == KS_EVENT_OVERFLOW) {
+			memset(&e->ev, 0, sizeof(e->ev));
+			e->ev.kind = GPULAT_EV_NONE;
+			e->entry = NULL;
+			/* the number of missed events (-1 when unknown) */
+			e->lost = entry->offset > 0 ? (uint64_t)entry->offset : 0;
+		} else {
+			memset(&rec, 0, sizeof(rec));
+			rec.ts = entry->ts;
+			rec.cpu = entry->cpu;
+			rec.data = ctx->ents[i].data;
+			rec.size = ctx->ents[i].size;
+			if (!rec.data || gpulat_binding_decode(ctx->binding, &rec, &e->ev) != 1)
+				continue;
+			e->entry = entry;
+			e->lost = 0;
+		}
+		/* stream time: KernelShark may have calibrated (shifted) the entry */
+		e->ev.ts = entry->ts;
+		e->ev.cpu = entry->cpu;
+		e->seq = n;
+		if (e->entry && e->ev.ts > ctx->last_ts)
+			ctx->last_ts = e->ev.ts;
+		order[n].ts = e->ev.ts;
+		order[n].seq = n;
+		n++;
+	}
+
+	/* sort 16-byte keys, not the records */
+	qsort(order, n, sizeof(*order), gpujob_order_cmp);
+	ctx->evs = evs;
+	ctx->order = order;
+	ctx->n_evs = n;
+	return 0;
+
+nomem:
+	free(evs);
+	free(order);
+	return -ENOMEM;
 }
 
 static bool gpujob_kind_is_stage(enum gpulat_kind kind, int stage)
@@ -233,14 +330,14 @@ static struct kshark_entry *gpujob_find_entry(struct plugin_gpujob_ctx *ctx, int
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (ctx->evs[mid].ev.ts < ts)
+		if (ctx->order[mid].ts < ts)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 
-	for (; lo < ctx->n_evs && ctx->evs[lo].ev.ts == ts; lo++) {
-		e = &ctx->evs[lo];
+	for (; lo < ctx->n_evs && ctx->order[lo].ts == ts; lo++) {
+		e = &ctx->evs[ctx->order[lo].seq];
 		if (!e->entry || (cpu >= 0 && e->ev.cpu != cpu))
 			continue;
 		if (gpujob_kind_is_stage(e->ev.kind, stage))
@@ -516,15 +613,73 @@ static int gpujob_build_rings(struct plugin_gpujob_ctx *ctx)
 			return -ENOMEM;
 		}
 		ctx->ring_idx[keys[i].user].key = keys[i].user;
+	}
+	free(keys);
+
+	for (i = 0; i < ctx->n_rings; i++) {
+		gpujob_name_pointer_ring(ctx, i);
 		/*
 		 * Name the synthetic task after the ring, so that KernelShark's task
 		 * lists and the row label read "gfx-1234567890" rather than "<...>".
 		 */
-		if (tep && !tep_is_pid_registered(tep, ring->id))
-			tep_register_comm(tep, ring->label, ring->id);
+		if (tep && !tep_is_pid_registered(tep, ctx->rings[i].id))
+			tep_register_comm(tep, ctx->rings[i].label, ctx->rings[i].id);
 	}
-	free(keys);
 	return 0;
+}
+
+/*
+ * Before 5.19 the ring is a "const char *name": the trace holds only its address. The
+ * scheduler's fences carry the ring's name as their timeline, so name the row after the
+ * dma_fence timeline of one of its jobs' finished fence when the trace has it.
+ */
+static void gpujob_name_pointer_ring(struct plugin_gpujob_ctx *ctx, size_t r)
+{
+	struct plugin_gpujob_ring *ring = &ctx->rings[r];
+	const char *timeline = NULL;
+	size_t i, k, tried = 0;
+	char label[256];
+
+	if (strncmp(ring->name, "0x", 2))
+		return;
+
+	for (i = 0; i < ctx->n_jobs && !timeline && tried < 8; i++) {
+		const struct plugin_gpujob *job = &ctx->jobs[i];
+
+		if (job->ring_idx != (int)r || job->ctx == GPULAT_NONE)
+			continue;
+		tried++;
+		for (k = 0; k < ctx->n_evs; k++) {
+			const struct gpulat_event *ev = &ctx->evs[k].ev;
+
+			if (ev->kind >= GPULAT_EV_FENCE_INIT && ev->kind <= GPULAT_EV_FENCE_WAIT_END &&
+			    (ev->flags & GPULAT_EVF_FENCE) && ev->timeline && ev->timeline[0] &&
+			    (uint32_t)ev->ctx == (uint32_t)job->ctx) {
+				timeline = ev->timeline;
+				break;
+			}
+		}
+	}
+	if (!timeline)
+		return;
+
+	/* the address's tail keeps two rings of the same name apart */
+	snprintf(label, sizeof(label), "%s@%s", timeline,
+		 strlen(ring->name) > 6 ? ring->name + strlen(ring->name) - 4 : ring->name);
+	for (i = 0; i < ctx->n_rings; i++)
+		if (i != r && ctx->rings[i].label && !strcmp(ctx->rings[i].label, timeline))
+			break;
+	if (i == ctx->n_rings)
+		snprintf(label, sizeof(label), "%s", timeline);
+	for (i = 0; i < r; i++)
+		if (!strcmp(ctx->rings[i].label, label))
+			snprintf(label, sizeof(label), "%s@%s", timeline,
+				 ring->name + (strlen(ring->name) > 6 ? strlen(ring->name) - 4 : 0));
+
+	free(ring->label);
+	ring->label = strdup(label);
+	if (!ring->label)
+		ring->label = strdup(ring->name);
 }
 
 /* Greedy stacking: each job takes the lowest sub-row that is free at its begin. */
@@ -727,8 +882,11 @@ int plugin_gpujob_link(struct plugin_gpujob_ctx *ctx)
 	if (ctx->linked)
 		return 0;
 
-	if (ctx->n_evs)
-		qsort(ctx->evs, ctx->n_evs, sizeof(*ctx->evs), gpujob_ev_cmp);
+	ctx->last_ts = 0;
+	if (gpujob_decode_all(ctx) < 0) {
+		ctx->link_failed = true;
+		return -ENOMEM;
+	}
 
 	t = gpulat_tracker_new(&ops, ctx);
 	if (!t) {
@@ -739,7 +897,7 @@ int plugin_gpujob_link(struct plugin_gpujob_ctx *ctx)
 								 GPULAT_EV_FENCE_SIGNALED));
 
 	for (i = 0; i < ctx->n_evs && !ctx->link_failed; i++) {
-		const struct gpujob_ev *e = &ctx->evs[i];
+		const struct gpujob_ev *e = &ctx->evs[ctx->order[i].seq];
 
 		if (e->ev.kind == GPULAT_EV_NONE) {
 			gpulat_tracker_lost(t, e->ev.cpu, e->ev.ts, e->lost);
@@ -777,6 +935,12 @@ int plugin_gpujob_link(struct plugin_gpujob_ctx *ctx)
 	if (ret)
 		goto fail;
 
+	/* the decoded records served linking only */
+	free(ctx->evs);
+	free(ctx->order);
+	ctx->evs = NULL;
+	ctx->order = NULL;
+	ctx->n_evs = 0;
 	ctx->linked = true;
 	return 0;
 
@@ -862,6 +1026,29 @@ GPUJOB_EXPORT ssize_t plugin_gpujob_get_deps(int sd, const struct plugin_gpujob_
 /* ------------------------------------------------------------------------ */
 /* Entry points                                                               */
 
+/*
+ * The kinds the core tracker links jobs from. Other dma_fence events (emit, enable,
+ * destroy, waits), irq, sched and power events are not collected: every registered
+ * handler costs on every record of a big trace.
+ */
+static bool gpujob_kind_linked(enum gpulat_kind kind)
+{
+	switch (kind) {
+	case GPULAT_EV_QUEUE:
+	case GPULAT_EV_RUN:
+	case GPULAT_EV_DONE:
+	case GPULAT_EV_DEP:
+	case GPULAT_EV_UNSCHED:
+	case GPULAT_EV_FENCE_INIT:
+	case GPULAT_EV_FENCE_SIGNALED:
+	case GPULAT_EV_AMD_CS:
+	case GPULAT_EV_AMD_RUN:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int gpujob_register_events(struct plugin_gpujob_ctx *ctx,
 				  struct kshark_data_stream *stream)
 {
@@ -881,8 +1068,7 @@ static int gpujob_register_events(struct plugin_gpujob_ctx *ctx,
 
 	for (i = 0; i < total && events[i]; i++) {
 		kind = gpulat_binding_kind_of(ctx->binding, events[i]->id);
-		/* GPU events only; irq/sched/power would cost on every big trace */
-		if (kind == GPULAT_EV_NONE || kind >= GPULAT_EV_IRQ_ENTRY)
+		if (!gpujob_kind_linked(kind))
 			continue;
 		kshark_register_event_handler(stream, events[i]->id, gpujob_event_action);
 		ctx->event_ids[n++] = events[i]->id;

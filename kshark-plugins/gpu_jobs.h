@@ -2,12 +2,12 @@
 /*
  * gpu_jobs - KernelShark plugin: GPU job lifetimes (queue -> run -> done/signal).
  *
- * Data side (gpu_jobs.c, C): at load time every gpu_scheduler / dma_fence / amdgpu
- * record is decoded once through the core binding and appended to a per-stream array;
- * nothing else happens per record. The first draw (or the first accessor call) sorts
- * the array by time and feeds it to the core tracker (gpulat_tracker), which does all
- * the job linking; the plugin only stores the finished jobs and builds range indexes
- * (per ring, per CPU, per submitting task) for drawing.
+ * Data side (gpu_jobs.c, C): at load time the entry and a copy of the payload of every
+ * gpu_scheduler / dma_fence / amdgpu record are appended to per-stream storage; nothing
+ * else happens per record. The first draw (or the first accessor call) decodes them
+ * through the core binding, sorts them by time and feeds them to the core tracker (gpulat_tracker),
+ * which does all the job linking; the plugin only stores the finished jobs and builds
+ * range indexes (per ring, per CPU, per submitting task) for drawing.
  *
  * Drawing side (GpuJobs.cpp, C++): CPU graphs, task graphs of submitters, and ring rows
  * (Task graphs of synthetic ids, see gpu_rings.h).
@@ -153,6 +153,36 @@ struct gpujob_ev {
 	uint64_t		lost;
 };
 
+/** struct gpujob_order - sort key of a decoded record */
+struct gpujob_order {
+	/** Stream time. */
+	uint64_t		ts;
+	/** Index in plugin_gpujob_ctx::evs. */
+	size_t			seq;
+};
+
+/** struct gpujob_raw - a record of ours as collected at load time */
+struct gpujob_raw {
+	/** The KernelShark entry. */
+	struct kshark_entry	*entry;
+	/** Copy of the record's payload (NULL for lost-event entries). */
+	void			*data;
+	/** Payload size. */
+	int			size;
+};
+
+/** struct gpujob_block - storage for payload copies */
+struct gpujob_block {
+	/** Next (older) block. */
+	struct gpujob_block	*next;
+	/** Bytes used. */
+	size_t			used;
+	/** Bytes available. */
+	size_t			cap;
+	/** The bytes. */
+	char			data[];
+};
+
 /** struct plugin_gpujob_ctx - per-stream plugin context (KS_DEFINE_PLUGIN_CONTEXT) */
 struct plugin_gpujob_ctx {
 	/** The stream. */
@@ -164,13 +194,22 @@ struct plugin_gpujob_ctx {
 	/** Number of event ids. */
 	size_t				n_event_ids;
 
-	/** Collected records (load time, file order). */
-	struct gpujob_ev		*evs;
+	/** Our records, collected at load time (file order). */
+	struct gpujob_raw		*ents;
 	/** Number of collected records. */
+	size_t				n_ents;
+	/** Capacity of ents. */
+	size_t				cap_ents;
+	/** Copies of the records' payloads (blocks that never move). */
+	struct gpujob_block		*blocks;
+
+	/** Decoded records (file order); only while linking. */
+	struct gpujob_ev		*evs;
+	/** Time order of evs; only while linking. */
+	struct gpujob_order		*order;
+	/** Number of decoded records. */
 	size_t				n_evs;
-	/** Capacity of evs. */
-	size_t				cap_evs;
-	/** Latest timestamp of a collected record. */
+	/** Latest timestamp of a record of ours. */
 	uint64_t			last_ts;
 
 	/** The lazy second pass (linking) is done. */
