@@ -65,6 +65,20 @@ static bool has_run(const struct gen_sim *s)
 	return s->sc->era != ERA_PRE57;
 }
 
+/*
+ * What the trace shows of a stage: its time, or none when its event fell
+ * into a lost-events window (the model's times go to "sim_stages").
+ */
+static uint64_t vis(const struct gen_job *j, uint8_t lost_bit, uint64_t ts)
+{
+	return (j->lost & lost_bit) ? GEN_NONE : ts;
+}
+
+#define V_QUEUE(j)	vis(j, LOST_QUEUE, (j)->queue_ts)
+#define V_RUN(j)	vis(j, LOST_RUN, (j)->run_ts)
+#define V_DONE(j)	vis(j, LOST_DONE, (j)->done_ts)
+#define V_SIGNAL(j)	vis(j, LOST_SIGNAL, (j)->signal_ts)
+
 static void ring_label(const struct gen_sim *s, int r, char *buf, size_t len)
 {
 	if (s->sc->era >= ERA_519)
@@ -83,22 +97,24 @@ static const char *ring_dev(const struct gen_sim *s, int r)
 static uint64_t dep_wait(const struct gen_sim *s, const struct gen_job *j,
 			 uint64_t upper)
 {
-	uint64_t sig = 0;
+	uint64_t sig = 0, queue = V_QUEUE(j);
 	int i;
 
 	if (!j->ndeps)
 		return 0;
+	if (queue == GEN_NONE)
+		return GEN_NONE;
 	for (i = 0; i < j->ndeps; i++) {
-		uint64_t d = s->jobs[j->deps[i]].done_ts;
+		uint64_t d = V_DONE(&s->jobs[j->deps[i]]);
 
 		if (d == GEN_NONE)
 			return GEN_NONE;
 		if (d > sig)
 			sig = d;
 	}
-	if (sig <= j->queue_ts)
+	if (sig <= queue)
 		return 0;
-	sig -= j->queue_ts;
+	sig -= queue;
 	return upper != GEN_NONE && sig > upper ? upper : sig;
 }
 
@@ -107,14 +123,14 @@ static void job_metrics(struct truth_ctx *c, int j)
 	const struct gen_sim *s = c->s;
 	const struct gen_job *J = &s->jobs[j];
 	struct job_metrics *m = &c->m[j];
-	uint64_t run = has_run(s) ? J->run_ts : GEN_NONE;
+	uint64_t run = has_run(s) ? V_RUN(J) : GEN_NONE;
 
-	if (J->done_ts == GEN_NONE)
+	if (V_DONE(J) == GEN_NONE)
 		m->start = GEN_NONE;
-	m->wait = diff(run, J->queue_ts);
+	m->wait = diff(run, V_QUEUE(J));
 	m->hw_queue = diff(m->start, run);
-	m->exec = diff(J->done_ts, m->start);
-	m->total = diff(J->done_ts, J->queue_ts);
+	m->exec = diff(V_DONE(J), m->start);
+	m->total = diff(V_DONE(J), V_QUEUE(J));
 	m->dep_wait = dep_wait(s, J, has_run(s) ? m->wait : m->total);
 	if (J->lost)
 		m->status = "lost";
@@ -150,15 +166,17 @@ static void compute_starts(struct truth_ctx *c)
 		uint64_t prev = 0;
 
 		for (i = n = 0; i < s->njobs; i++)
-			if (s->jobs[i].ring == r && s->jobs[i].done_ts != GEN_NONE)
+			if (s->jobs[i].ring == r && V_DONE(&s->jobs[i]) != GEN_NONE)
 				done[n++] = i;
 		cmp_sim = s;
 		qsort(done, n, sizeof(int), cmp_done);
 		for (i = 0; i < n; i++) {
 			const struct gen_job *J = &s->jobs[done[i]];
-			uint64_t from = has_run(s) ? J->run_ts : J->queue_ts;
+			uint64_t from = has_run(s) ? V_RUN(J) : V_QUEUE(J);
 
-			c->m[done[i]].start = from > prev ? from : prev;
+			/* the previous done the trace shows; none if the run is lost */
+			c->m[done[i]].start = from == GEN_NONE ? GEN_NONE :
+					      from > prev ? from : prev;
 			prev = J->done_ts;
 		}
 	}
@@ -170,6 +188,22 @@ static void compute_starts(struct truth_ctx *c)
 static void add(json_object *o, const char *k, json_object *v)
 {
 	json_object_object_add(o, k, v);
+}
+
+/* the model's stage times of a job with lost events */
+static json_object *sim_stages(const struct gen_sim *s, const struct gen_job *J)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "queue_ts", ts_json(J->queue_ts));
+	add(o, "queue_cpu", cpu_json(J->queue_ts, J->queue_cpu));
+	add(o, "run_ts", has_run(s) ? ts_json(J->run_ts) : NULL);
+	add(o, "run_cpu", has_run(s) ? cpu_json(J->run_ts, J->run_cpu) : NULL);
+	add(o, "done_ts", ts_json(J->done_ts));
+	add(o, "done_cpu", cpu_json(J->done_ts, J->done_cpu));
+	add(o, "signal_ts", ts_json(J->signal_ts));
+	add(o, "signal_cpu", cpu_json(J->signal_ts, J->signal_cpu));
+	return o;
 }
 
 static json_object *job_json(const struct truth_ctx *c, int idx)
@@ -200,14 +234,14 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 	add(o, "client_id", e617 ? json_object_new_uint64(s->sc->procs[J->proc].client_id) : NULL);
 	add(o, "pid", json_object_new_int(s->sc->procs[J->proc].pid));
 	add(o, "comm", json_object_new_string(s->sc->procs[J->proc].comm));
-	add(o, "queue_ts", ts_json(J->queue_ts));
-	add(o, "queue_cpu", cpu_json(J->queue_ts, J->queue_cpu));
-	add(o, "run_ts", has_run(s) ? ts_json(J->run_ts) : NULL);
-	add(o, "run_cpu", has_run(s) ? cpu_json(J->run_ts, J->run_cpu) : NULL);
-	add(o, "done_ts", ts_json(J->done_ts));
-	add(o, "done_cpu", cpu_json(J->done_ts, J->done_cpu));
-	add(o, "signal_ts", ts_json(J->signal_ts));
-	add(o, "signal_cpu", cpu_json(J->signal_ts, J->signal_cpu));
+	add(o, "queue_ts", ts_json(V_QUEUE(J)));
+	add(o, "queue_cpu", cpu_json(V_QUEUE(J), J->queue_cpu));
+	add(o, "run_ts", has_run(s) ? ts_json(V_RUN(J)) : NULL);
+	add(o, "run_cpu", has_run(s) ? cpu_json(V_RUN(J), J->run_cpu) : NULL);
+	add(o, "done_ts", ts_json(V_DONE(J)));
+	add(o, "done_cpu", cpu_json(V_DONE(J), J->done_cpu));
+	add(o, "signal_ts", ts_json(V_SIGNAL(J)));
+	add(o, "signal_cpu", cpu_json(V_SIGNAL(J), J->signal_cpu));
 	add(o, "start_ts", ts_json(m->start));
 	add(o, "wait", ts_json(m->wait));
 	add(o, "hw_queue", ts_json(m->hw_queue));
@@ -236,6 +270,7 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 	if (J->lost & LOST_SIGNAL)
 		json_object_array_add(lost, json_object_new_string("signal"));
 	add(o, "lost_stages", lost);
+	add(o, "sim_stages", J->lost ? sim_stages(s, J) : NULL);
 	return o;
 }
 

@@ -168,9 +168,15 @@ def check_jobs(c, truth):
     for k, j in enumerate(truth['jobs']):
         if j['index'] != k:
             c.fail('job %d has index %d' % (k, j['index']))
-        if prev is not None and j['queue_ts'] < prev:
+        q = j['queue_ts'] if j['queue_ts'] is not None else j['sim_stages']['queue_ts']
+        if prev is not None and q < prev:
             c.fail('job %d not in queue order' % k)
-        prev = j['queue_ts']
+        prev = q
+        if j['lost_stages'] and j['status'] != 'lost':
+            c.fail('job %d: lost stages but status %s' % (k, j['status']))
+        for stage in j['lost_stages']:
+            if j[stage + '_ts'] is not None:
+                c.fail('job %d: lost %s has a time' % (k, stage))
         for stage, names in STAGE_EVENTS.items():
             ts, cpu = j[stage + '_ts'], j[stage + '_cpu']
             if ts is None or stage in j['lost_stages']:
