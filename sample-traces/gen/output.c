@@ -37,6 +37,16 @@ int tracecmd_append_cpu_data(struct tracecmd_output *handle,
 void tracecmd_output_close(struct tracecmd_output *handle);
 void tracecmd_set_quiet(struct tracecmd_output *handle, _Bool set_quiet);
 
+/*
+ * libtracecmd 1.3.1 never frees the path given to tracecmd_output_set_kallsyms():
+ * tell LeakSanitizer (sanitizer builds only, unused otherwise).
+ */
+const char *__lsan_default_suppressions(void);
+__attribute__((used)) const char *__lsan_default_suppressions(void)
+{
+	return "leak:tracecmd_output_set_kallsyms\n";
+}
+
 static int setup(struct tracecmd_output *h, const char *fakedir, int file_version)
 {
 	char *kallsyms;

@@ -35,6 +35,22 @@ def metric_identities(t, fail):
         n = r['complete'] + r['incomplete'] + r['lost']
         if n != r['jobs']:
             fail('ring %s: status counts' % r['ring'])
+    # the hardware is FIFO: in run order, done times never go back
+    for key, rj in by_ring(t).items():
+        ran = sorted((j for j in rj if j['run_ts'] is not None and j['done_ts'] is not None),
+                     key=lambda j: j['run_ts'])
+        for a, b in zip(ran, ran[1:]):
+            if b['done_ts'] < a['done_ts']:
+                fail('ring %s: job %d done before job %d' % (key, b['index'], a['index']))
+    # run events never exceed the ring's credits
+    credits = {r['ring_label']: r['credits'] for r in t['rings']}
+    for e in t.get('events', []):
+        if e['name'] in ('drm_run_job', 'drm_sched_job_run'):
+            name = e['fields']['name']
+            c = credits.get(name)   # the name, or the name pointer before 5.19
+            if c is not None and not 1 <= e['fields']['hw_job_count'] <= c:
+                fail('run event with hw_job_count %d on a %d-credit ring'
+                     % (e['fields']['hw_job_count'], c))
 
 
 def by_ring(t):
