@@ -183,10 +183,10 @@ const char *dg_comm(const struct gpulat_diag *d, int file, int pid, char *buf, s
 
 	if (pid == 0)
 		snprintf(buf, len, "idle-0");
-	else if (t && t->comm[0])
-		snprintf(buf, len, "%s-%d", t->comm, pid);
 	else if (t && t->qcomm && t->qcomm[0])
 		snprintf(buf, len, "%s-%d", t->qcomm, pid);
+	else if (t && t->comm[0])
+		snprintf(buf, len, "%s-%d", t->comm, pid);
 	else
 		snprintf(buf, len, "<...>-%d", pid);
 	return buf;

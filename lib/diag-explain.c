@@ -23,6 +23,8 @@
 
 #include "diag-int.h"
 
+#define DG_MIN_SCORE	20000ULL	/* ns */
+
 static const char * const softirq_names[] = {
 	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
 	"HRTIMER", "RCU",
@@ -63,8 +65,20 @@ static int cmp_hint(const void *a, const void *b)
 	return (int)x->cause - (int)y->cause;
 }
 
+/*
+ * Sort, most likely first, and drop what cannot matter: less than 20 us or
+ * less than 5% of the window.
+ */
 void dg_explain_sort(struct gpulat_explain *x)
 {
+	uint64_t span = x->to_ts > x->from_ts ? x->to_ts - x->from_ts : 0;
+	uint64_t min = span / 20 > DG_MIN_SCORE ? span / 20 : DG_MIN_SCORE;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < x->n; i++)
+		if (x->h[i].score >= min)
+			x->h[n++] = x->h[i];
+	x->n = n;
 	qsort(x->h, x->n, sizeof(x->h[0]), cmp_hint);
 }
 
@@ -136,6 +150,20 @@ static void runq_hint(struct gpulat_diag *d, int file, int pid, uint64_t from, u
 
 /* ---- irq and softirq time ------------------------------------------------- */
 
+/* the GPU's own interrupt (its handler traced done events) is not a cause */
+static bool is_gpu_irq(struct gpulat_diag *d, int irq)
+{
+	size_t i;
+
+	if (d->o.gpu_irq >= 0)
+		return irq == d->o.gpu_irq;
+	for (i = 0; i < d->nirqc; i++)
+		if (d->irqc[i].irq == irq)
+			return d->irqc[i].n > 0 ||
+			       (d->o.gpu_irq_name && !strcmp(d->irqc[i].name, d->o.gpu_irq_name));
+	return false;
+}
+
 static void irq_hint(struct gpulat_diag *d, int cpu, uint64_t from, uint64_t to,
 		     const char *what, struct gpulat_explain *x)
 {
@@ -157,7 +185,7 @@ static void irq_hint(struct gpulat_diag *d, int cpu, uint64_t from, uint64_t to,
 		const struct dg_iv *iv = dg_ring_at(&c->hard, i);
 		uint64_t o = dg_overlap(iv->start, iv->end, from, to);
 
-		if (!o)
+		if (!o || is_gpu_irq(d, iv->what))
 			continue;
 		hard += o;
 		hard_n++;
@@ -202,15 +230,15 @@ static void irq_hint(struct gpulat_diag *d, int cpu, uint64_t from, uint64_t to,
 		return;
 	ic = top >= 0 ? dg_irq_get(d, top) : NULL;
 	if (top >= 0)
-		snprintf(name, sizeof(name), "irq %d%s%s x%u", top, ic && ic->name[0] ? " " : "",
-			 ic ? ic->name : "", top_n);
+		snprintf(name, sizeof(name), ", most irq %d%s%s x%u", top,
+			 ic && ic->name[0] ? " " : "", ic ? ic->name : "", top_n);
 	else
-		snprintf(name, sizeof(name), "no hardirq");
+		name[0] = '\0';
 	gpulat_fmt_duration(dh, sizeof(dh), hard);
 	gpulat_fmt_duration(ds, sizeof(ds), soft);
 	gpulat_fmt_duration(win, sizeof(win), to - from);
 	snprintf(h->text, sizeof(h->text),
-		 "CPU %d (%s) spent %.0f%% of %s..%s in interrupts: hardirq %s (%u, most %s), "
+		 "CPU %d (%s) spent %.0f%% of %s..%s in interrupts: hardirq %s (%u%s), "
 		 "softirq %s (%u%s%s)", cpu, what, 100.0 * (double)(hard + soft) / (double)(to - from),
 		 dg_fmt_ts(a, sizeof(a), from), dg_fmt_ts(b, sizeof(b), to), dh, hard_n, name, ds,
 		 soft_n, sv >= 0 ? ", most " : "", sv >= 0 ? softirq_names[sv] : "");

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpulat-diag.h"
 #include "gpulat-read.h"
 #include "gpu-latency.h"
 
@@ -61,6 +62,11 @@ static void gl_job(const struct gpulat_job *job, void *data)
 	ret = gpulat_stats_add(r->stats, job);
 	if (ret < 0)
 		goto fail;
+	if (r->diag) {
+		ret = gpulat_diag_job(r->diag, job);
+		if (ret < 0)
+			goto fail;
+	}
 
 	switch (job->status) {
 	case GPULAT_JOB_COMPLETE:
@@ -108,7 +114,7 @@ int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, s
 
 	r->tracker = gpulat_tracker_new(&ops, r);
 	r->stats = gpulat_stats_new(&o->stats);
-	if (!r->tracker || !r->stats)
+	if (!r->tracker || !r->stats || gl_diag_init(r) < 0)
 		return -ENOMEM;
 	if (o->jobs && o->format != GL_FMT_TEXT)
 		return gl_jobs_open(r);
@@ -141,6 +147,7 @@ void gl_run_free(struct gl_run *r)
 	if (r->jobs_tmp)
 		fclose(r->jobs_tmp);
 	gl_kept_free(&r->kept);
+	gl_diag_free(r);
 	/* last: the interned names of the report live in its bindings */
 	if (r->reader)
 		gpulat_reader_close(r->reader);
@@ -194,7 +201,8 @@ int gl_run_read(struct gl_run *r)
 		return -1;
 	}
 
-	ret = gpulat_reader_run(r->reader, r->tracker, NULL, NULL, err, sizeof(err));
+	ret = gpulat_reader_run(r->reader, r->tracker, r->diag ? gl_diag_event : NULL, r,
+				err, sizeof(err));
 	if (ret < 0 || r->err) {
 		if (ret < 0)
 			fprintf(stderr, "%s: %s\n", GL_NAME, err);
@@ -231,6 +239,8 @@ int gl_run_read(struct gl_run *r)
 	if (r->span_last < r->span_first)
 		r->span_last = r->span_first;
 	gpulat_stats_set_span(r->stats, r->span_first, r->span_last);
+	if (r->diag)
+		gl_diag_finish(r);
 	if (gpulat_stats_finish(r->stats) < 0) {
 		fprintf(stderr, "%s: %s: %s\n", GL_NAME, r->files[0], strerror(ENOMEM));
 		return -1;

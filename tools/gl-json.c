@@ -298,6 +298,7 @@ int gl_json_report(const struct gl_run *r, FILE *out)
 
 	if (!o)
 		return -ENOMEM;
+	gl_diag_json(r, o);
 	ret = gl_json_print(r, o, out);
 	json_object_put(o);
 	return ret;

@@ -60,6 +60,27 @@ static void usage(FILE *out)
 "                      'busy>90%%', 'incomplete>0', 'p99.total>+10%%' (with\n"
 "                      --compare); repeatable. See the man page for the grammar.\n"
 "\n"
+"Diagnosis:\n"
+"  --explain           for every worst job and stall: what the trace shows\n"
+"                      around it (CPU frequency, IRQ/softirq time, runnable but\n"
+"                      not running, dma_fence waits, dependency waits), most\n"
+"                      likely cause first\n"
+"  --fence-path        GPU irq -> done -> fence signal -> waiter's wait_end per\n"
+"                      ring with percentiles, and the IRQ load per CPU\n"
+"  --gpu-irq N|NAME    the GPU interrupt (default: the irq whose handler holds\n"
+"                      the most done events, else amdgpu_iv)\n"
+"\n"
+"Live (needs root or tracefs access; its own tracefs instance):\n"
+"  --watch             record the GPU events live and print a rolling per-ring\n"
+"                      summary every interval; with --fail-if, report each\n"
+"                      interval that crosses a gate (exit 3 at the end)\n"
+"  --interval S        seconds between summaries (default 1)\n"
+"  --duration S        stop after S seconds (default: Ctrl-C / SIGTERM)\n"
+"  --save-dir DIR      on an alert, save the last seconds as DIR/alert-N.dat\n"
+"                      (open it in KernelShark)\n"
+"  --save-seconds S    how much to keep for --save-dir (default 5)\n"
+"  --tracefs DIR       tracefs mount (default: found by libtracefs)\n"
+"\n"
 "Other:\n"
 "  -i FILE             input file (like trace-cmd report -i); repeatable\n"
 "  -q, --quiet         no warnings on stderr\n"
@@ -73,7 +94,8 @@ static void usage(FILE *out)
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_JOBS, OPT_HIST, OPT_TOP, OPT_BY, OPT_THRESHOLD,
 	OPT_DEV, OPT_RING, OPT_PID, OPT_COMM, OPT_START, OPT_END, OPT_COMPARE,
-	OPT_FAIL_IF,
+	OPT_FAIL_IF, OPT_EXPLAIN, OPT_FENCE_PATH, OPT_GPU_IRQ, OPT_WATCH, OPT_INTERVAL,
+	OPT_DURATION, OPT_SAVE_DIR, OPT_SAVE_SECONDS, OPT_TRACEFS,
 };
 
 static const struct option long_opts[] = {
@@ -92,6 +114,15 @@ static const struct option long_opts[] = {
 	{ "end",	required_argument,	NULL, OPT_END },
 	{ "compare",	required_argument,	NULL, OPT_COMPARE },
 	{ "fail-if",	required_argument,	NULL, OPT_FAIL_IF },
+	{ "explain",	no_argument,		NULL, OPT_EXPLAIN },
+	{ "fence-path",	no_argument,		NULL, OPT_FENCE_PATH },
+	{ "gpu-irq",	required_argument,	NULL, OPT_GPU_IRQ },
+	{ "watch",	no_argument,		NULL, OPT_WATCH },
+	{ "interval",	required_argument,	NULL, OPT_INTERVAL },
+	{ "duration",	required_argument,	NULL, OPT_DURATION },
+	{ "save-dir",	required_argument,	NULL, OPT_SAVE_DIR },
+	{ "save-seconds", required_argument,	NULL, OPT_SAVE_SECONDS },
+	{ "tracefs",	required_argument,	NULL, OPT_TRACEFS },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -137,6 +168,9 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 	gl_filter_init(&o->filter);
 	gpulat_stats_opts_init(&o->stats);
 	o->top = 10;
+	o->gpu_irq = -1;
+	o->interval_ns = 1000000000ULL;
+	o->save_ns = 5000000000ULL;
 
 	opterr = 0;	/* our own one-line messages */
 	while ((c = getopt_long(argc, argv, ":i:o:qhV", long_opts, NULL)) != -1) {
@@ -235,6 +269,42 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 			o->gates[o->ngates++] = g;
 			break;
 		}
+		case OPT_EXPLAIN:
+			o->explain = true;
+			break;
+		case OPT_FENCE_PATH:
+			o->fence_path = true;
+			break;
+		case OPT_GPU_IRQ:
+			v = strtoull(optarg, &end, 10);
+			if (*optarg && !*end && v < 100000)
+				o->gpu_irq = (int)v;
+			else if (*optarg)
+				o->gpu_irq_name = optarg;
+			else
+				return bad_opt("--gpu-irq", optarg, "expected an irq number or name");
+			break;
+		case OPT_WATCH:
+			o->watch = true;
+			break;
+		case OPT_INTERVAL:
+			if (gl_parse_seconds(optarg, &o->interval_ns) < 0 || !o->interval_ns)
+				return bad_opt("--interval", optarg, "expected seconds, e.g. 1 or 0.5");
+			break;
+		case OPT_DURATION:
+			if (gl_parse_seconds(optarg, &o->duration_ns) < 0)
+				return bad_opt("--duration", optarg, "expected seconds, e.g. 10");
+			break;
+		case OPT_SAVE_SECONDS:
+			if (gl_parse_seconds(optarg, &o->save_ns) < 0 || !o->save_ns)
+				return bad_opt("--save-seconds", optarg, "expected seconds, e.g. 5");
+			break;
+		case OPT_SAVE_DIR:
+			o->save_dir = optarg;
+			break;
+		case OPT_TRACEFS:
+			o->tracefs = optarg;
+			break;
 		case ':':
 			fprintf(stderr, "%s: option '%s' needs a value (see --help)\n", GL_NAME,
 				argv[optind - 1]);
@@ -249,7 +319,21 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 		if (add_file(o, argv[optind]) < 0)
 			return -1;
 	}
-	if (!o->nfiles && add_file(o, "trace.dat") < 0)
+	if (o->watch) {
+		if (o->nfiles) {
+			fprintf(stderr, "%s: --watch records live and reads no trace file\n", GL_NAME);
+			return -1;
+		}
+		if (o->compare || o->jobs || o->format != GL_FMT_TEXT) {
+			fprintf(stderr, "%s: --watch prints text summaries (no --json, --csv, --jobs, "
+				"--compare)\n", GL_NAME);
+			return -1;
+		}
+	} else if (o->save_dir || o->duration_ns) {
+		fprintf(stderr, "%s: --save-dir and --duration go with --watch\n", GL_NAME);
+		return -1;
+	}
+	if (!o->watch && !o->nfiles && add_file(o, "trace.dat") < 0)
 		return -1;
 	if (o->filter.end_ns < o->filter.start_ns) {
 		fprintf(stderr, "%s: --end is before --start\n", GL_NAME);
@@ -358,7 +442,9 @@ static int render(const struct gl_run *run, const struct gl_run *base, FILE *tmp
 	case GL_FMT_CSV:
 		return gl_csv_report(run, tmp);
 	default:
-		return gl_text_report(run, tmp);
+		if (gl_text_report(run, tmp) < 0)
+			return -1;
+		return gl_diag_text(run, tmp);
 	}
 }
 
@@ -383,6 +469,11 @@ int main(int argc, char **argv)
 	default:
 		free_opts(&o);
 		return GL_EXIT_ERROR;
+	}
+	if (o.watch) {
+		ret = gl_watch_main(&o);
+		free_opts(&o);
+		return ret;
 	}
 	/* libtracecmd's own messages would break the one-line error rule */
 	tracecmd_set_loglevel(TEP_LOG_NONE);

@@ -13,6 +13,8 @@
  *   gl-csv.c        --csv
  *   gl-compare.c    --compare BASE.dat
  *   gl-gate.c       --fail-if
+ *   gl-diag.c       --explain, --fence-path (gpulat-diag.h)
+ *   gl-watch.c      --watch: live tracefs instance, rolling summary, saved traces
  *
  * Decoding, job linking and statistics are the core library's (gpulat.h);
  * this tool only reads files, filters jobs and renders.
@@ -72,6 +74,16 @@ struct gl_opts {
 	bool		hist;
 	bool		jobs;		/* --jobs */
 	bool		quiet;		/* no warnings */
+	bool		explain;	/* --explain */
+	bool		fence_path;	/* --fence-path */
+	int		gpu_irq;	/* --gpu-irq N, -1 = choose */
+	const char	*gpu_irq_name;	/* --gpu-irq NAME */
+	bool		watch;		/* --watch */
+	uint64_t	interval_ns;	/* --interval */
+	const char	*save_dir;	/* --save-dir */
+	uint64_t	save_ns;	/* --save-seconds */
+	uint64_t	duration_ns;	/* --duration (watch), 0 = until Ctrl-C */
+	const char	*tracefs;	/* --tracefs DIR (watch) */
 };
 
 /* What the report says about lost/incomplete jobs: a bounded sample. */
@@ -113,6 +125,7 @@ struct gl_run {
 	uint64_t	jobs_rows;	/* rows written to jobs_tmp */
 	int		cpus;		/* max over the files */
 	int		err;		/* negative errno from a callback */
+	struct gpulat_diag *diag;	/* --explain / --fence-path */
 };
 
 /* gl-input.c */
@@ -173,5 +186,17 @@ struct json_object *gl_json_run(const struct gl_run *r);
 struct json_object *gl_json_summary(const struct gpulat_summary *s);
 struct json_object *gl_json_job(const struct gpulat_job *job);
 int gl_json_print(const struct gl_run *r, struct json_object *o, FILE *out);
+
+/* gl-diag.c */
+struct tep_record;
+int gl_diag_init(struct gl_run *r);
+int gl_diag_event(const struct gpulat_event *ev, struct tep_record *rec, int file, void *data);
+int gl_diag_finish(struct gl_run *r);
+void gl_diag_free(struct gl_run *r);
+int gl_diag_text(const struct gl_run *r, FILE *out);
+void gl_diag_json(const struct gl_run *r, struct json_object *o);
+
+/* gl-watch.c: the whole --watch run; returns the exit code */
+int gl_watch_main(const struct gl_opts *o);
 
 #endif /* _GPU_LATENCY_H */
