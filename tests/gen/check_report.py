@@ -5,7 +5,8 @@
 Checks a generated trace through `trace-cmd report`, independently of
 libtracecmd's API:
  1. `trace-cmd report TRACE.dat` exits 0, prints nothing on stderr and no
-    unknown events (every event has its format in the file);
+    unknown events (every event has its format in the file); event IDs are
+    unique among the file's formats (`trace-cmd dump --events`);
  2. in `trace-cmd report -N -t` (no plugins: the kernel's print fmt, ns
     timestamps) the GPU event lines match the truth "events" one by one in
     per-CPU order: timestamp, CPU, pid, event name and the printed fields,
@@ -85,6 +86,19 @@ def check_plain_report(c, tc, dat):
         c.fail('trace-cmd report stderr: ' + p.stderr.strip()[:300])
     if 'UNKNOWN' in p.stdout or 'no format' in p.stdout:
         c.fail('trace-cmd report shows unknown events')
+
+
+def check_event_ids(c, tc, dat, truth):
+    """every event format in the file has its own ID; the truth's events are there"""
+    p = subprocess.run([tc, 'dump', '--events', dat], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    names = re.findall(r'^name: (\S+)\nID: (\d+)$', p.stdout, re.M)
+    ids = [i for _, i in names]
+    if len(ids) != len(set(ids)):
+        c.fail('duplicate event IDs: %s' % sorted(i for i in set(ids) if ids.count(i) > 1))
+    missing = {e['name'] for e in truth.get('events', [])} - {n for n, _ in names}
+    if missing:
+        c.fail('formats missing for %s' % sorted(missing))
 
 
 def report_lines(tc, dat):
@@ -196,6 +210,7 @@ def main():
         truth = json.load(fp)
     c = Checker()
     check_plain_report(c, tc, dat)
+    check_event_ids(c, tc, dat, truth)
     check_events(c, report_lines(tc, dat), truth)
     check_jobs(c, truth)
     print('%s: %s (%d errors)' % (dat, 'MISMATCH' if c.errors else 'ok', c.errors))
