@@ -746,9 +746,8 @@ int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
 		    read_str(b, bd->f[S_NAME], rec, &ev->ring, &is_ptr))
 			return damaged(b, bd);
-		if (bd->f[S_NAME] && is_ptr)
-			ev->flags |= GPULAT_EVF_RING_PTR;
-		if (!ev->ring)
+		/* a `char *ring_name` (<= 5.4.6) cannot be read: the timeline is the ring */
+		if (!ev->ring || (bd->f[S_NAME] && is_ptr))
 			ev->ring = ev->timeline;
 		ev->flags |= GPULAT_EVF_FENCE;
 		if (bd->f[S_CTX]->size < 8 || bd->f[S_SEQNO]->size < 8)

@@ -429,6 +429,93 @@ static void test_context_events(void **state)
 	tep_free(tep);
 }
 
+#define COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+/* amdgpu_sched_run_job in its three layouts (kernel-events.md 3.3) */
+static void test_amdgpu_layouts(void **state)
+{
+	static const char f55[] =
+		"name: amdgpu_sched_run_job\nID: 950\nformat:\n" COMMON_FIELDS
+		"\tfield:uint64_t sched_job_id;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:__data_loc char[] timeline;\toffset:16;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned int context;\toffset:20;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned int seqno;\toffset:24;\tsize:4;\tsigned:0;\n"
+		"\tfield:__data_loc char[] ring;\toffset:28;\tsize:4;\tsigned:0;\n"
+		"\tfield:u32 num_ibs;\toffset:32;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"sched_job=%llu\", REC->sched_job_id\n";
+	static const char f617[] =
+		"name: amdgpu_sched_run_job\nID: 951\nformat:\n" COMMON_FIELDS
+		"\tfield:__data_loc char[] timeline;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:u64 context;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:u64 seqno;\toffset:24;\tsize:8;\tsigned:0;\n"
+		"\tfield:__data_loc char[] ring;\toffset:32;\tsize:4;\tsigned:0;\n"
+		"\tfield:u32 num_ibs;\toffset:36;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"fence=%llu:%llu\", REC->context, REC->seqno\n";
+	static const char f412[] =
+		"name: amdgpu_sched_run_job\nID: 952\nformat:\n" COMMON_FIELDS
+		"\tfield:uint64_t sched_job_id;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:__data_loc char[] timeline;\toffset:16;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned int context;\toffset:20;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned int seqno;\toffset:24;\tsize:4;\tsigned:0;\n"
+		"\tfield:char * ring_name;\toffset:32;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 num_ibs;\toffset:40;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"sched_job=%llu\", REC->sched_job_id\n";
+	const char *fmts[3] = { f55, f617, f412 };
+	size_t lens[3] = { sizeof(f55) - 1, sizeof(f617) - 1, sizeof(f412) - 1 };
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct tep_handle *tep;
+	struct rb r;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		tep = new_tep();
+		assert_int_equal(tep_parse_event(tep, fmts[i], lens[i], "amdgpu"), 0);
+		tep_register_comm(tep, "vkcube", 31);
+		b = gpulat_binding_new(tep);
+		assert_int_equal(gpulat_binding_problems(b), 0);
+		assert_int_equal(gpulat_binding_era(b), GPULAT_ERA_AMDGPU);
+		if (i == 0) {
+			rb_init(&r, 950, 31, 36);
+			rb_u64(&r, 8, 17);
+			rb_str(&r, 16, "gfx_0.0.0");
+			rb_u32(&r, 20, 1040);
+			rb_u32(&r, 24, 9);
+			rb_str(&r, 28, "gfx_0.0.0");
+		} else if (i == 1) {
+			rb_init(&r, 951, 31, 40);
+			rb_str(&r, 8, "gfx_0.0.0");
+			rb_u64(&r, 16, 1040);
+			rb_u64(&r, 24, 9);
+			rb_str(&r, 32, "gfx_0.0.0");
+		} else {
+			rb_init(&r, 952, 31, 48);
+			rb_u64(&r, 8, 17);
+			rb_str(&r, 16, "gfx_0.0.0");
+			rb_u32(&r, 20, 1040);
+			rb_u32(&r, 24, 9);
+			rb_u64(&r, 32, 0xffff94d01c207bf0ULL);
+		}
+		assert_int_equal(decode(b, &r, 5, 0, &ev), 1);
+		assert_int_equal(ev.kind, GPULAT_EV_AMD_RUN);
+		assert_string_equal(ev.timeline, "gfx_0.0.0");
+		assert_string_equal(ev.ring, "gfx_0.0.0");	/* never the pointer */
+		assert_int_equal(ev.ctx, 1040);
+		assert_int_equal(ev.seqno, 9);
+		assert_int_equal(!!(ev.flags & GPULAT_EVF_FENCE32), i != 1);
+		assert_int_equal(!!(ev.flags & GPULAT_EVF_ID), i != 1);
+		if (i != 1)
+			assert_int_equal(ev.id, 17);
+		gpulat_binding_free(b);
+		tep_free(tep);
+	}
+}
+
 /* random records of every bound event: never read outside rec->size (ASan job) */
 static void test_fuzz(void **state)
 {
@@ -491,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_missing_field),
 		cmocka_unit_test(test_name_pointer),
 		cmocka_unit_test(test_context_events),
+		cmocka_unit_test(test_amdgpu_layouts),
 		cmocka_unit_test(test_fuzz),
 	};
 
