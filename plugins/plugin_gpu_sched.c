@@ -67,7 +67,7 @@ static struct tep_plugin_option gs_options[] = {
 	[GS_OPT_ANNOTATE] = {
 		.name = "annotate",
 		.plugin_alias = GS_ALIAS,
-		.description = "Annotate job latencies inline: wait, exec and total on the done line",
+		.description = "Annotate job latencies inline: wait on run, wait, exec and total on done",
 	},
 	[GS_OPT_RAW] = {
 		.name = "raw",
@@ -364,6 +364,20 @@ static void gs_put_ptr_job(struct trace_seq *s, const char *ring, uint64_t id, u
 	trace_seq_printf(s, " fence=%04x", gs_ptr_handle(fence_ptr));
 }
 
+/*
+ * The job the event just fed to the tracker belongs to. With a core library
+ * that has gpulat_tracker_last_job() that is any job event's; otherwise only a
+ * done event's, caught by the job callback.
+ */
+static const struct gpulat_job *gs_fed_job(struct gs_ctx *ctx)
+{
+#ifdef GPULAT_HAVE_TRACKER_LAST_JOB
+	return gpulat_tracker_last_job(ctx->trk);
+#else
+	return ctx->have_job ? &ctx->job : NULL;
+#endif
+}
+
 static void gs_put_entity(struct trace_seq *s, struct gs_ctx *ctx,
 			  struct tep_record *rec, int id)
 {
@@ -422,6 +436,14 @@ static void gs_print_sched_job(struct trace_seq *s, struct gs_ctx *ctx,
 		gs_put_ptr_job(s, e->ring, e->flags & GPULAT_EVF_ID ? e->id : GPULAT_NONE,
 			       e->fence_ptr);
 	gs_put_counts(s, e);
+	if (e->kind == GPULAT_EV_RUN && gs_opt(GS_OPT_ANNOTATE)) {
+		const struct gpulat_job *job = gs_fed_job(ctx);
+
+		/* time since queue, when the tracker can name the open job */
+		if (job && job->ts[GPULAT_ST_RUN] == e->ts &&
+		    job->ts[GPULAT_ST_QUEUE] != GPULAT_NONE)
+			gs_put_dur(s, "wait", e->ts - job->ts[GPULAT_ST_QUEUE]);
+	}
 	if (gs_opt(GS_OPT_RAW)) {
 		if (e->flags & GPULAT_EVF_FENCE_PTR)
 			trace_seq_printf(s, " fence_ptr=0x%llx",
@@ -434,7 +456,7 @@ static void gs_print_sched_job(struct trace_seq *s, struct gs_ctx *ctx,
 static void gs_print_done(struct trace_seq *s, struct gs_ctx *ctx,
 			  const struct gpulat_event *e)
 {
-	const struct gpulat_job *job = ctx->have_job ? &ctx->job : NULL;
+	const struct gpulat_job *job = gs_fed_job(ctx);
 
 	if (job && job->ts[GPULAT_ST_DONE] != e->ts)
 		job = NULL;
