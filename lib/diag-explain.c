@@ -463,12 +463,17 @@ void dg_explain_job(struct gpulat_diag *d, const struct gpulat_job *job, struct 
 		x->partial = true;
 	dep_hint(d, job, x);
 	if (r != GPULAT_NONE && r > q) {
+		uint64_t act = q;
+
+		/* the worker's CPU matters from its last wakeup on, not while it slept */
 		wpid = run_pid(d, rcpu, r);
-		if (wpid > 0)
+		if (wpid > 0) {
 			runq_hint(d, job->file, wpid, q, r, "scheduler worker", x);
+			act = active_from(d, job->file, wpid, q, r);
+		}
 		if (rcpu != dcpu)
-			irq_hint(d, rcpu, q, r, "scheduler worker CPU", x);
-		freq_hint(d, rcpu, q, r, "scheduler worker CPU", x);
+			irq_hint(d, rcpu, act, r, "scheduler worker CPU", x);
+		freq_hint(d, rcpu, act, r, "scheduler worker CPU", x);
 	}
 	irq_hint(d, dcpu, q, done, "GPU interrupt CPU", x);
 	dg_explain_sort(x);

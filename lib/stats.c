@@ -385,6 +385,9 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 	int m, ret = 0;
 
 	g->g.jobs++;
+	if (g->g.kind == GPULAT_G_RING && !g->g.ring_name && j->ring_name && j->ring &&
+	    strcmp(j->ring_name, j->ring))
+		g->g.ring_name = sstr(s, j->ring_name);
 	switch (j->status) {
 	case GPULAT_JOB_COMPLETE:
 		g->g.complete++;
@@ -442,6 +445,7 @@ static void add_worst(struct gpulat_stats *s, const struct gpulat_job *j)
 	w.job.dev = sstr(s, j->dev);
 	w.job.ring = sstr(s, j->ring);
 	w.job.comm = sstr(s, j->comm);
+	w.job.ring_name = j->ring_name ? sstr(s, j->ring_name) : w.job.ring;
 	w.dep_wait = j->dep_wait;
 	for (i = 0; i < j->n_deps; i++) {
 		if (j->deps[i].ring) {
@@ -724,6 +728,8 @@ int gpulat_stats_finish(struct gpulat_stats *s)
 				g->sb.busy += g->sb.end - g->sb.start;
 				g->sb.any = false;
 			}
+			if (g->g.kind == GPULAT_G_RING && !g->g.ring_name)
+				g->g.ring_name = g->g.ring;
 			g->g.busy_ns = g->sb.busy;
 			g->g.busy_pct = span ? 100.0 * (double)g->g.busy_ns / (double)span : 0.0;
 			g->g.max_depth = (unsigned int)g->sd.best;

@@ -37,6 +37,7 @@ struct ring {
 	struct ring		*next_all;
 	const char		*dev;
 	const char		*name;
+	const char		*alias;		/* real name of a "0x..." label, from dma_fence */
 	uint64_t		last_done;	/* done_ts of the last job done on it */
 };
 
@@ -565,6 +566,15 @@ static void set_ring(struct gpulat_tracker *t, struct job *j, struct ring *r)
 	(void)t;
 }
 
+/* a drm_sched fence timeline is the ring's name: it names "0x..." labels */
+static void learn_alias(struct gpulat_tracker *t, struct job *j, const char *timeline)
+{
+	if (!j->ring || j->ring->alias || !timeline || !*timeline ||
+	    strncmp(j->ring->name, "0x", 2))
+		return;
+	j->ring->alias = tstr(t, timeline);
+}
+
 static void stage(struct job *j, enum gpulat_stage st, const struct gpulat_event *ev)
 {
 	j->j.ts[st] = ev->ts;
@@ -724,6 +734,7 @@ static void emit(struct gpulat_tracker *t, struct job *j)
 	t->c.open--;
 	classify(t, j);
 	derive(t, j);
+	j->j.ring_name = j->ring && j->ring->alias ? j->ring->alias : j->j.ring;
 	j->j.n_deps = j->ndeps;
 	j->j.deps = j->deps;
 	if (j->j.ts[GPULAT_ST_DONE] != GPULAT_NONE && j->j.ts[GPULAT_ST_QUEUE] == GPULAT_NONE)
@@ -839,8 +850,10 @@ static int on_queue(struct gpulat_tracker *t, const struct gpulat_event *ev)
 			/* arm and push happen back to back: a stale pair is another job's */
 			if (!j->in_fence && ev->ts - is->ts <= INIT_MAX_AGE_NS &&
 			    (!is->timeline || !ev->ring || (ev->flags & GPULAT_EVF_RING_PTR) ||
-			     !strcmp(is->timeline, ev->ring)))
+			     !strcmp(is->timeline, ev->ring))) {
 				set_fence(t, j, is->ctx, is->seqno, true);
+				learn_alias(t, j, is->timeline);
+			}
 			is->pair = false;
 		}
 	} else if (ev->flags & GPULAT_EVF_FENCE) {
@@ -978,6 +991,8 @@ static void attach_signal(struct gpulat_tracker *t, struct job *j, const struct 
 	}
 	if (j->ring == NULL && ev->timeline)
 		set_ring(t, j, get_ring(t, t->empty, ev->timeline));
+	else if (sched_driver(ev->driver))
+		learn_alias(t, j, ev->timeline);
 	if (j->slot_cpu >= 0 && j->slot_cpu < t->ncpus && t->cpu_slot[j->slot_cpu] == j)
 		t->cpu_slot[j->slot_cpu] = NULL;
 	j->slot_cpu = -1;
@@ -1016,6 +1031,7 @@ static int on_signal(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	    (!ev->timeline || !j->ring || !strncmp(j->ring->name, "0x", 2) ||
 	     !strcmp(j->ring->name, ev->timeline))) {
 		set_fence(t, j, U32(ev->ctx + 1), ev->seqno, true);
+		learn_alias(t, j, ev->timeline);
 		return 0;
 	}
 	/* <= 6.16: the finished fence signal follows the done on the same cpu */

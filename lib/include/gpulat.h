@@ -255,6 +255,9 @@ struct gpulat_job {
 	unsigned int	n_deps;
 	const struct gpulat_dep *deps;
 	int		file;		/* gpulat_event.file of its events */
+	/* @ring, or the real name of a "0x..." pointer label (<= 5.18) as the
+	 * drm_sched dma_fence timelines of the ring's jobs tell it */
+	const char	*ring_name;
 };
 
 struct gpulat_tracker;
@@ -404,6 +407,7 @@ struct gpulat_group {
 	struct gpulat_summary m[GPULAT_M__COUNT];
 	struct gpulat_hist h[GPULAT_M__COUNT];
 	int		file;		/* rings: gpulat_job.file (several traces) */
+	const char	*ring_name;	/* rings: gpulat_job.ring_name (after finish) */
 };
 
 /* A job kept for the worst-jobs list (a copy that outlives the callback). */

@@ -359,6 +359,10 @@ static void test_legacy_signal_after_done(void **state)
 	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 202);
 	assert_int_equal(b->seqno, 2);
 	assert_int_equal(b->ts[GPULAT_ST_SIGNAL], 300);
+	/* the pointer label keeps its name from the fence timeline */
+	assert_string_equal(a->ring, "0xffffffffc0001000");
+	assert_string_equal(a->ring_name, "gfx");
+	assert_string_equal(b->ring_name, "gfx");
 	gpulat_tracker_free(t);
 }
 
@@ -398,6 +402,7 @@ static void test_legacy_fence_from_init(void **state)
 	b = by_id(&g, 2);
 	assert_int_equal(a->ctx, 41);
 	assert_int_equal(a->seqno, 7);
+	assert_string_equal(a->ring_name, "gfx");
 	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 20000400);
 	assert_int_equal(a->status, GPULAT_JOB_COMPLETE);
 	assert_int_equal(b->ctx, NONE);
