@@ -22,6 +22,8 @@
 // C++
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <limits>
 #include <iostream>
 #include <map>
 #include <string>
@@ -49,15 +51,18 @@ namespace {
 
 /* Process colors: saturated and distinct; tests/kshark/gui_check.py knows them. */
 const uint8_t gpujobPalette[][3] = {
-	{ 31, 119, 180}, {255, 127,  14}, { 44, 160,  44}, {214,  39,  40},
-	{148, 103, 189}, {140,  86,  75}, {227, 119, 194}, { 23, 190, 207},
-	{188, 189,  34}, {  0,   0, 160}, {  0, 128, 128}, {128,   0,  64},
+	{ 86, 150, 210}, {255, 127,  14}, { 44, 160,  44}, {230,  85,  80},
+	{160, 120, 200}, {180, 120, 100}, {227, 119, 194}, { 23, 190, 207},
+	{188, 189,  34}, {120, 140, 250}, { 60, 180, 170}, {200,  90, 140},
 };
 const int gpujobPaletteSize = sizeof(gpujobPalette) / sizeof(gpujobPalette[0]);
 
 /* Stage shading: share of the process color (the rest is white). */
 const float gpujobWaitAlpha = 0.30;
 const float gpujobHwqAlpha = 0.60;
+
+/* Jobs narrower than this (pixels) are not drawn on CPU graphs. */
+const int gpujobCpuMinJobPx = 6;
 
 /* Most sub-rows drawn in a ring row; deeper stacks wrap. */
 const int gpujobMaxVisibleSubrows = 6;
@@ -86,9 +91,11 @@ struct GraphPos {
 
 /* Per-stream drawing state (struct plugin_gpujob_ctx::draw). */
 struct gpujob_draw_state {
-	ksplot_font				font;
+	ksplot_font				font;		/* labels */
+	ksplot_font				smallFont;	/* labels in stacked rows */
 	bool					fontTried = false;
 	bool					fontOk = false;
+	bool					smallFontOk = false;
 	/* graphs seen in the current frame: (draw action, id) -> position */
 	std::map<std::pair<int, int>, GraphPos>	seen;
 	/* an invisible shape of ours in the current frame's list */
@@ -300,7 +307,12 @@ void drawJobBox(DrawCtx &d, size_t j, int y0, int y1, bool label, int *lastX)
 	}
 
 	/* push order = reverse paint order: label, outline, then the fills */
-	if (label && d.st->fontOk && y1 - y0 >= d.st->font.height - 2) {
+	const ksplot_font *font = nullptr;
+	if (d.st->fontOk && y1 - y0 + 1 >= d.st->font.height - 2)
+		font = &d.st->font;
+	else if (d.st->smallFontOk && y1 - y0 + 1 >= d.st->smallFont.height - 3)
+		font = &d.st->smallFont;
+	if (label && font) {
 		std::string text = job->comm ? job->comm : "?";
 		char buf[64];
 
@@ -312,7 +324,7 @@ void drawJobBox(DrawCtx &d, size_t j, int y0, int y1, bool label, int *lastX)
 			text += buf;
 		}
 		int room = x[3] - x[0] - 4;
-		size_t fit = d.st->font.char_width > 0 ? room / d.st->font.char_width : 0;
+		size_t fit = font->char_width > 0 ? room / font->char_width : 0;
 		if (fit < text.size()) {
 			/* drop the fence, then cut the name */
 			size_t sp = text.find(' ');
@@ -326,10 +338,10 @@ void drawJobBox(DrawCtx &d, size_t j, int y0, int y1, bool label, int *lastX)
 		if (!text.empty()) {
 			JobLabel *l = new JobLabel;
 
-			l->_font = &d.st->font;
+			l->_font = font;
 			l->_text = text;
 			l->_x = std::max(x[0], d.xm.left) + 3;
-			l->_y = y1 - (y1 - y0 - d.st->font.height) / 2 - 3;
+			l->_y = y1 - (y1 - y0 + 1 - font->height) / 2 - (font->height - font->size) - 1;
 			l->_color = Color(0, 0, 0);
 			push(d, l);
 		}
@@ -510,6 +522,14 @@ void drawCPU(DrawCtx &d, int cpu)
 		Color fill = s == GPULAT_ST_QUEUE ? tint(pc, gpujobWaitAlpha) :
 			     s == GPULAT_ST_RUN ? pc : tint(pc, gpujobHwqAlpha);
 
+		/*
+		 * Level of detail: a job narrower than a few pixels gets nothing on the CPU
+		 * graphs (zoomed out they would bury the CPU's own data); the ring rows
+		 * still show it.
+		 */
+		if (d.xm.x(job->end) - d.xm.x(job->begin) < gpujobCpuMinJobPx)
+			continue;
+
 		/* connector to the next stage when its CPU's graph is already drawn */
 		int n = nextStage(job, s);
 		if (n >= 0 && job->cpu[n] != cpu) {
@@ -575,6 +595,11 @@ void draw(KsCppArgV *argv, plugin_gpujob_ctx *ctx, int val, int action)
 		/* the GL context is current in the draw handler */
 		st->fontTried = true;
 		st->fontOk = ksplot_init_font(&st->font, 10, TT_FONT_FILE);
+		st->smallFontOk = ksplot_init_font(&st->smallFont, 8, TT_FONT_FILE);
+		if (getenv("GPU_JOBS_DEBUG"))
+			fprintf(stderr, "gpu_jobs: fonts %d/%d height %d/%d base %d/%d\n",
+				st->fontOk, st->smallFontOk, st->font.height,
+				st->smallFont.height, st->font.base, st->smallFont.base);
 	}
 
 	if (plugin_gpujob_link(ctx) < 0)
