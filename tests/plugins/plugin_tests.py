@@ -10,6 +10,7 @@ copy can stand in for the plugin under test (the `loadpath` check proves it).
     plugin_tests.py loadpath --plugin-dir D TRACE
     plugin_tests.py golden --plugin-dir D TRACE GOLDEN [--update]
     plugin_tests.py truth --plugin-dir D TRACE TRUTH
+    plugin_tests.py facts --plugin-dir D TRACE FACTS
     plugin_tests.py options --plugin-dir D TRACE
     plugin_tests.py multi --plugin-dir D TRACE_A TRUTH_A TRACE_B TRUTH_B
     plugin_tests.py nogpu --plugin-dir D --workdir W TRACE
@@ -372,6 +373,74 @@ def cmd_truth(a):
     return finish("truth " + name)
 
 
+def nearest_rank(vals, p):
+    v = sorted(vals)
+    k = -(-int(p * 1000) * len(v) // 1000)  # ceil(p * n) without float error
+    return v[max(k, 1) - 1]
+
+
+def truth_from_facts(path):
+    """A truth-like dict from a real capture's facts file (queue/run/done per job).
+
+    The metrics follow docs/truth-format.md: start = max(run, previous done on
+    the ring), exec = done - start.
+    """
+    with open(path) as f:
+        facts = json.load(f)
+    jobs = []
+    for i, fj in enumerate(facts["jobs"]):
+        jobs.append({"index": i, "dev": "", "ring": fj["ring"], "ring_label": fj["ring"],
+                     "id": fj["id"], "fence_ptr": fj.get("fence"),
+                     "queue_ts": fj.get("queue_ts"), "run_ts": fj.get("run_ts"),
+                     "done_ts": fj.get("done_ts"), "lost_stages": []})
+    last_done = {}
+    for j in sorted((j for j in jobs if j["done_ts"] is not None), key=lambda j: j["done_ts"]):
+        q, r, d = j["queue_ts"], j["run_ts"], j["done_ts"]
+        prev = last_done.get(j["ring"])
+        start = max(r, prev) if prev is not None and r is not None else r
+        j["wait"] = r - q if r is not None and q is not None else None
+        j["exec"] = d - start if start is not None else None
+        j["total"] = d - q if q is not None else None
+        last_done[j["ring"]] = d
+    rings = {}
+    for j in jobs:
+        j.setdefault("wait", None)
+        j.setdefault("exec", None)
+        j.setdefault("total", None)
+        j["status"] = "complete" if j["done_ts"] is not None else "incomplete"
+        r = rings.setdefault(j["ring"], {"dev": "", "ring": j["ring"], "ring_label": j["ring"],
+                                         "jobs": 0, "complete": 0, "w": [], "e": []})
+        r["jobs"] += 1
+        if j["status"] == "complete":
+            r["complete"] += 1
+            if j["wait"] is not None:
+                r["w"].append(j["wait"])
+            if j["exec"] is not None:
+                r["e"].append(j["exec"])
+    for r in rings.values():
+        for k, m in (("w", "wait"), ("e", "exec")):
+            vals = r.pop(k)
+            r[m] = {"n": len(vals), "p50": nearest_rank(vals, 0.5), "p99": nearest_rank(vals, 0.99),
+                    "max": max(vals)} if vals else {"n": 0}
+    return {"era": "5.19-6.16", "jobs": jobs, "rings": list(rings.values())}
+
+
+def cmd_facts(a):
+    t = truth_from_facts(a.facts)
+    out, _ = report(a.plugin_dir, [a.trace],
+                    opts=[OPT + ":annotate=1", OPT + ":summary=1"], extra=["-t"])
+    name = os.path.basename(a.trace)
+    n = check_jobs(out, t, name)
+    tables = parse_summaries(out)
+    if len(tables) != 1:
+        fail("%s: %d summary tables, want 1" % (name, len(tables)))
+    else:
+        check_summary(tables[0], t, name)
+    print("%s: %d done lines checked against %d jobs of the capture's facts" %
+          (name, n, len(t["jobs"])))
+    return finish("facts " + name)
+
+
 def cmd_multi(a):
     ta, tb = load_truth(a.truth_a), load_truth(a.truth_b)
     out, _ = report(a.plugin_dir, [a.trace_a, a.trace_b], opts=[OPT + ":summary=1"])
@@ -535,6 +604,8 @@ def main():
     s.add_argument("-O", dest="opt", action="append")
     s = sp.add_parser("truth"); s.add_argument("--plugin-dir", required=True)
     s.add_argument("trace"); s.add_argument("truth")
+    s = sp.add_parser("facts"); s.add_argument("--plugin-dir", required=True)
+    s.add_argument("trace"); s.add_argument("facts")
     s = sp.add_parser("options"); s.add_argument("--plugin-dir", required=True); s.add_argument("trace")
     s = sp.add_parser("multi"); s.add_argument("--plugin-dir", required=True)
     for x in ("trace_a", "truth_a", "trace_b", "truth_b"):
