@@ -439,15 +439,58 @@ void drawRing(DrawCtx &d, ssize_t r)
 
 	d.argv->_graph->setLabelText(ring->label);
 
+	/*
+	 * Zoomed out, jobs narrower than 2 pixels become a utilization profile: per pixel
+	 * column, the share of its time the ring executed, as a bar of that height in the
+	 * color of the column's last job. Wider jobs are boxes in their sub-rows.
+	 */
+	int ncols = std::max(0, d.xm.right - d.xm.left + 1);
+	double nsPerPx = d.xm.scale > 0 ? 1.0 / d.xm.scale : 0;
+	std::vector<double> busy(ncols, 0.0);
+	std::vector<int> colPid(ncols, -1);
+
 	for (size_t i = idx->n ? plugin_gpujob_index_first(idx, d.xm.t0) : 0;
 	     i < idx->n && idx->it[i].begin <= d.xm.t1; ++i) {
 		const plugin_gpujob *job = &d.ctx->jobs[idx->it[i].job];
 
 		if (idx->it[i].end < d.xm.t0)
 			continue;
+
+		uint64_t b[4];
+		jobBounds(job, b);
+		if (nsPerPx > 0 && ncols > 0 && d.xm.x(b[3]) - d.xm.x(b[0]) < 2) {
+			/* spread the execution [start, done] over the columns it covers */
+			double t = b[2], te = b[3];
+			while (t < te || t == te) {
+				double colx = d.xm.x0 + (t - (double)d.xm.min) * d.xm.scale;
+				int c = (int)colx - d.xm.left;
+				double colEnd = (double)d.xm.min +
+						((double)(c + d.xm.left + 1) - d.xm.x0) / d.xm.scale;
+
+				if (c >= 0 && c < ncols) {
+					busy[c] += std::min(te, colEnd) - t;
+					colPid[c] = job->pid;
+				}
+				if (colEnd <= t || te <= t)
+					break;
+				t = colEnd;
+			}
+			continue;
+		}
 		subrowBand(d, ring, job->subrow, d.base, d.height, &y0, &y1);
 		drawJobBox(d, idx->it[i].job, y0, y1, true,
 			   &lastX[job->subrow % gpujobMaxVisibleSubrows]);
+	}
+
+	int rowTop = d.base - d.height + 3, rowBottom = d.base - 1;
+	for (int c = 0; c < ncols; ++c) {
+		if (colPid[c] < 0)
+			continue;
+		double frac = std::min(1.0, busy[c] / nsPerPx);
+		int h = std::max(2, (int)(frac * (rowBottom - rowTop + 1) + 0.5));
+
+		push(d, rect(d.xm.left + c, rowBottom - h + 1, d.xm.left + c + 1, rowBottom,
+			     processColor(colPid[c]), true));
 	}
 
 	/* dependency lines with every ring row already drawn in this frame (and itself) */
