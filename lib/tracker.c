@@ -46,7 +46,16 @@ struct ctxmap {
 	struct ring		*ring;
 };
 
+/* a dependency on a fence of no traced job, waiting for its dma_fence_signaled */
+struct watch {
+	struct gpulat__hnode	node;
+	struct watch		*next;		/* the job's other watches */
+	struct job		*job;
+	unsigned int		dep;		/* index in job->deps */
+};
+
 struct job {
+	struct watch		*watches;
 	struct gpulat__hnode	by_fence;
 	struct gpulat__hnode	by_ptr;
 	struct gpulat__hnode	by_id;
@@ -119,6 +128,7 @@ struct gpulat_tracker {
 	size_t			nctx;
 
 	struct gpulat__htab	by_fence, by_ptr, by_id;
+	struct gpulat__htab	watches;	/* foreign dependency fences */
 	struct joblist		open;		/* no done yet */
 	struct joblist		held;		/* done, waiting for the signal */
 
@@ -640,11 +650,12 @@ static void derive(struct gpulat_tracker *t, struct job *j)
 		return;
 	}
 	/*
-	 * Dependencies on fences of no traced job do not count; a traced
-	 * producer that never completed makes the wait unknown.
+	 * Dependencies on fences of no traced job count when their
+	 * dma_fence_signaled was seen; a traced producer that never completed
+	 * makes the wait unknown.
 	 */
 	for (i = 0; i < j->ndeps; i++) {
-		if (j->deps[i].job_seq == GPULAT_NONE)
+		if (j->deps[i].job_seq == GPULAT_NONE && j->deps[i].signal_ts == GPULAT_NONE)
 			continue;
 		x = j->deps[i].signal_ts;
 		if (x == GPULAT_NONE) {
@@ -708,11 +719,15 @@ static void classify(struct gpulat_tracker *t, struct job *j)
 		g->status = GPULAT_JOB_COMPLETE;
 }
 
+static void unwatch(struct gpulat_tracker *t, struct job *j);
+static void signal_watches(struct gpulat_tracker *t, const struct gpulat_event *ev);
+
 static void free_job(struct gpulat_tracker *t, struct job *j)
 {
-	unindex(t, j, true);
 	int i;
 
+	unindex(t, j, true);
+	unwatch(t, j);
 	if (j->slot_cpu >= 0 && j->slot_cpu < t->ncpus && t->cpu_slot[j->slot_cpu] == j)
 		t->cpu_slot[j->slot_cpu] = NULL;
 	for (i = 0; i < t->ncpus; i++)
@@ -1005,6 +1020,8 @@ static int on_signal(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	bool full = !(ev->flags & GPULAT_EVF_FENCE32);
 	struct job *j;
 
+	if (t->watches.n)
+		signal_watches(t, ev);
 	if (!sched_driver(ev->driver) && t->era != GPULAT_ERA_AMDGPU)
 		return 0;
 	j = find_fence_signal(t, ev->ctx, ev->seqno, full);
@@ -1041,6 +1058,51 @@ static int on_signal(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	     !strncmp(j->ring->name, "0x", 2) || !strcmp(j->ring->name, ev->timeline)))
 		attach_signal(t, j, ev);
 	return 0;
+}
+
+static int watch(struct gpulat_tracker *t, struct job *j, unsigned int dep, uint64_t ctx,
+		 uint64_t seqno)
+{
+	struct watch *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	w->job = j;
+	w->dep = dep;
+	if (gpulat__htab_insert(&t->watches, &w->node, FK(t, ctx), U32(seqno))) {
+		free(w);
+		return -ENOMEM;
+	}
+	w->next = j->watches;
+	j->watches = w;
+	return 0;
+}
+
+static void unwatch(struct gpulat_tracker *t, struct job *j)
+{
+	struct watch *w, *next;
+
+	for (w = j->watches; w; w = next) {
+		next = w->next;
+		gpulat__htab_remove(&t->watches, &w->node);
+		free(w);
+	}
+	j->watches = NULL;
+}
+
+/* a watched foreign fence signalled: the waiting jobs learn when */
+static void signal_watches(struct gpulat_tracker *t, const struct gpulat_event *ev)
+{
+	struct gpulat__hnode *n, *next;
+
+	for (n = gpulat__htab_find(&t->watches, FK(t, ev->ctx), U32(ev->seqno)); n; n = next) {
+		struct watch *w = gpulat_container_of(n, struct watch, node);
+		struct gpulat_dep *d = &w->job->deps[w->dep];
+
+		next = gpulat__htab_next(n);
+		if (d->signal_ts == GPULAT_NONE)
+			d->signal_ts = ev->ts;
+	}
 }
 
 static int on_init(struct gpulat_tracker *t, const struct gpulat_event *ev)
@@ -1158,6 +1220,8 @@ static int on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, bool 
 		j->capdeps = cap;
 	}
 	j->deps[j->ndeps++] = dep;
+	if (dep.job_seq == GPULAT_NONE && dep.ctx != GPULAT_NONE)
+		return watch(t, j, j->ndeps - 1, dep.ctx, dep.seqno);
 	return 0;
 }
 
@@ -1248,6 +1312,7 @@ struct gpulat_tracker *gpulat_tracker_new(const struct gpulat_tracker_ops *ops, 
 	if (gpulat__htab_init(&t->rings, 16) || gpulat__htab_init(&t->ctxs, 64) ||
 	    gpulat__htab_init(&t->by_fence, 1024) || gpulat__htab_init(&t->by_ptr, 1024) ||
 	    gpulat__htab_init(&t->by_id, 1024) || gpulat__htab_init(&t->dc_seq, 1024) ||
+	    gpulat__htab_init(&t->watches, 64) ||
 	    gpulat__htab_init(&t->dc_fence, 1024) || gpulat__htab_init(&t->dc_ptr, 1024))
 		goto fail;
 	return t;
@@ -1298,6 +1363,7 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 	gpulat__htab_fini(&t->by_fence);
 	gpulat__htab_fini(&t->by_ptr);
 	gpulat__htab_fini(&t->by_id);
+	gpulat__htab_fini(&t->watches);
 	gpulat__htab_fini(&t->dc_seq);
 	gpulat__htab_fini(&t->dc_fence);
 	gpulat__htab_fini(&t->dc_ptr);

@@ -438,6 +438,37 @@ static void test_deps_617(void **state)
 	gpulat_tracker_free(t);
 }
 
+/* a dependency on a fence of no traced job: its dma_fence_signaled ends the wait */
+static void test_deps_foreign_fence(void **state)
+{
+	struct gpulat_event ev = {
+		.ts = 140, .cpu = 3, .kind = GPULAT_EV_FENCE_SIGNALED, .dev = "",
+		.driver = "sw_sync", .timeline = "sync-timeline",
+		.flags = GPULAT_EVF_FENCE | GPULAT_EVF_FENCE32, .ctx = 999, .seqno = 3,
+	};
+	const struct gpulat_job *b;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, false);
+	q617(t, GPULAT_EV_QUEUE, 100, 0, "d", "gfx", 30, 1);
+	dep617(t, GPULAT_EV_DEP, 100, 30, 1, 999, 3);
+	dep617(t, GPULAT_EV_UNSCHED, 101, 30, 1, 999, 3);
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+	q617(t, GPULAT_EV_RUN, 160, 1, "d", "gfx", 30, 1);
+	q617(t, GPULAT_EV_DONE, 200, 2, NULL, NULL, 30, 1);
+	gpulat_tracker_flush(t, 300);
+	b = by_seqno(&g, 1);
+	assert_int_equal(b->n_deps, 1);
+	assert_true(b->deps[0].unschedulable);
+	assert_int_equal(b->deps[0].job_seq, NONE);
+	assert_null(b->deps[0].ring);
+	assert_int_equal(b->deps[0].signal_ts, 140);
+	assert_int_equal(b->dep_wait, 40);
+	gpulat_tracker_free(t);
+}
+
 static void test_deps_legacy(void **state)
 {
 	struct gpulat_event ev;
@@ -673,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_legacy_signal_after_done),
 		cmocka_unit_test(test_legacy_fence_from_init),
 		cmocka_unit_test(test_deps_617),
+		cmocka_unit_test(test_deps_foreign_fence),
 		cmocka_unit_test(test_deps_legacy),
 		cmocka_unit_test(test_unsched_ctx_minus_1),
 		cmocka_unit_test(test_two_devices),
