@@ -499,11 +499,18 @@ static struct bound *lookup(struct gpulat_binding *b, int id)
  */
 enum gpulat_kind gpulat_binding_kind_of(const struct gpulat_binding *b, int event_id)
 {
-	unsigned int i;
+	unsigned int lo = 0, hi = b->nev;
 
-	for (i = 0; i < b->nev; i++)
-		if (b->ev[i].id == event_id)
-			return b->ev[i].def->kind;
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (b->ev[mid].id == event_id)
+			return b->ev[mid].def->kind;
+		if (b->ev[mid].id < event_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return GPULAT_EV_NONE;
 }
 
