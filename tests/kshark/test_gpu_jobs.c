@@ -14,6 +14,7 @@
  * Exit status: 0 pass, 1 fail, 77 skip.
  */
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -110,10 +111,96 @@ static void ts_str(char *buf, size_t len, uint64_t ts)
 		snprintf(buf, len, "%" PRIu64, ts);
 }
 
+/* key of a job for matching: device, ring, queue time */
+static bool same_job(json_object *tj, const char *dev, const char *ring, uint64_t q)
+{
+	return !strcmp(jstr(tj, "dev", ""), dev) &&
+	       !strcmp(jstr(tj, "ring_label", jstr(tj, "ring", "?")), ring) &&
+	       jts(tj, "queue_ts") == q;
+}
+
+/*
+ * Dependencies: every traced producer the truth names for a job must be the producer the
+ * plugin links (what the dependency lines are drawn from), and no other.
+ */
+static void check_deps(const char *trace, json_object *jjobs, const struct plugin_gpujob *jobs,
+		       ssize_t n, const struct plugin_gpujob_dep *deps, ssize_t nd)
+{
+	size_t n_truth = json_object_array_length(jjobs), checked = 0, i;
+	json_object **by_index = calloc(n_truth + 1, sizeof(*by_index));
+
+	for (i = 0; i < n_truth; i++) {
+		json_object *tj = json_object_array_get_idx(jjobs, i), *v;
+
+		if (json_object_object_get_ex(tj, "index", &v) &&
+		    (size_t)json_object_get_int64(v) < n_truth)
+			by_index[json_object_get_int64(v)] = tj;
+	}
+
+	for (ssize_t k = 0; k < n; k++) {
+		const struct plugin_gpujob *job = &jobs[k];
+		json_object *tj = NULL, *tdeps;
+		size_t want = 0, got = 0;
+
+		if (!job->ring || job->ts[GPULAT_ST_QUEUE] == GPULAT_NONE)
+			continue;
+		for (i = 0; i < n_truth && !tj; i++) {
+			json_object *c = json_object_array_get_idx(jjobs, i);
+
+			if (same_job(c, job->dev, job->ring, job->ts[GPULAT_ST_QUEUE]))
+				tj = c;
+		}
+		if (!tj || !json_object_object_get_ex(tj, "deps", &tdeps) ||
+		    json_object_get_type(tdeps) != json_type_array)
+			continue;
+
+		for (i = 0; i < json_object_array_length(tdeps); i++) {
+			json_object *td = json_object_array_get_idx(tdeps, i), *ji;
+			json_object *pj;
+			bool found = false;
+
+			if (!json_object_object_get_ex(td, "job_index", &ji) ||
+			    json_object_get_type(ji) == json_type_null ||
+			    (size_t)json_object_get_int64(ji) >= n_truth)
+				continue;
+			pj = by_index[json_object_get_int64(ji)];
+			if (!pj || jts(pj, "queue_ts") == GPULAT_NONE)
+				continue;
+			want++;
+			for (uint32_t d = 0; d < job->n_deps; d++) {
+				ssize_t p = deps[job->dep_first + d].producer;
+
+				if (p >= 0 && p < n && jobs[p].ring &&
+				    same_job(pj, jobs[p].dev, jobs[p].ring,
+					     jobs[p].ts[GPULAT_ST_QUEUE]))
+					found = true;
+			}
+			if (!found)
+				FAIL("%s: job q=%" PRIu64 " on %s: dependency on job q=%" PRIu64
+				     " not linked\n", trace, job->ts[GPULAT_ST_QUEUE], job->ring,
+				     jts(pj, "queue_ts"));
+		}
+		for (uint32_t d = 0; d < job->n_deps; d++)
+			if (deps[job->dep_first + d].producer >= 0)
+				got++;
+		if (got > want)
+			FAIL("%s: job q=%" PRIu64 " on %s: %zu producers linked, truth has %zu\n",
+			     trace, job->ts[GPULAT_ST_QUEUE], job->ring, got, want);
+		checked += want;
+	}
+	(void)nd;
+	if (checked)
+		printf("%s: %zu dependencies checked\n", trace, checked);
+	free(by_index);
+}
+
 static void check_stream(const char *trace, const char *expect, int sd,
 			 plugin_gpujob_get_jobs_fn get_jobs,
-			 plugin_gpujob_get_rings_fn get_rings)
+			 plugin_gpujob_get_rings_fn get_rings,
+			 plugin_gpujob_get_deps_fn get_deps)
 {
+	const struct plugin_gpujob_dep *deps = NULL;
+	ssize_t nd;
 	const struct plugin_gpujob *jobs;
 	const struct plugin_gpujob_ring *rings;
 	struct exp_job *want, *got;
@@ -232,6 +319,10 @@ static void check_stream(const char *trace, const char *expect, int sd,
 			FAIL("%s: ring %zu: bad id %d / label\n", trace, i, rings[i].id);
 	}
 
+	nd = get_deps(sd, &deps);
+	if (nd >= 0)
+		check_deps(trace, jjobs, jobs, n, deps, nd);
+
 	printf("%s: %zu jobs, %zd rings checked against %s\n", trace, n_got, nr, expect);
 	free(want);
 	free(got);
@@ -245,6 +336,7 @@ int main(int argc, char **argv)
 	struct kshark_entry **rows = NULL;
 	plugin_gpujob_get_jobs_fn get_jobs;
 	plugin_gpujob_get_rings_fn get_rings;
+	plugin_gpujob_get_deps_fn get_deps;
 	int n_traces, i, *sds;
 	ssize_t n_rows, r;
 
@@ -265,7 +357,8 @@ int main(int argc, char **argv)
 	}
 	get_jobs = (plugin_gpujob_get_jobs_fn)dlsym(plugin->handle, "plugin_gpujob_get_jobs");
 	get_rings = (plugin_gpujob_get_rings_fn)dlsym(plugin->handle, "plugin_gpujob_get_rings");
-	if (!get_jobs || !get_rings) {
+	get_deps = (plugin_gpujob_get_deps_fn)dlsym(plugin->handle, "plugin_gpujob_get_deps");
+	if (!get_jobs || !get_rings || !get_deps) {
 		fprintf(stderr, "FAIL: plugin exports no accessor\n");
 		return 1;
 	}
@@ -295,7 +388,22 @@ int main(int argc, char **argv)
 	printf("%zd entries loaded from %d stream(s)\n", n_rows, n_traces);
 
 	for (i = 0; i < n_traces; i++)
-		check_stream(argv[2 + 2 * i], argv[3 + 2 * i], sds[i], get_jobs, get_rings);
+		check_stream(argv[2 + 2 * i], argv[3 + 2 * i], sds[i], get_jobs, get_rings,
+			     get_deps);
+
+	/*
+	 * KernelShark reloads the data (filters, appended files) without always closing the
+	 * plugins: the second load must replace what the first one collected.
+	 */
+	for (ssize_t k = 0; k < n_rows; k++)
+		free(rows[k]);
+	free(rows);
+	rows = NULL;
+	n_rows = kshark_load_all_entries(kctx, &rows);
+	printf("reloaded: %zd entries\n", n_rows);
+	for (i = 0; i < n_traces; i++)
+		check_stream(argv[2 + 2 * i], argv[3 + 2 * i], sds[i], get_jobs, get_rings,
+			     get_deps);
 
 	/* close as KernelShark does: plugins first (through the streams), then data */
 	for (ssize_t k = 0; k < n_rows; k++)
