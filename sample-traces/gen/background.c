@@ -211,6 +211,7 @@ char *bg_cmdlines(const struct gen_sim *s)
 		fprintf(fp, "%d %s\n", tasks[i].pid, tasks[i].comm);
 	for (i = 0; i < s->sc->nprocs; i++)
 		fprintf(fp, "%d %s\n", s->sc->procs[i].pid, s->sc->procs[i].comm);
+	diag_cmdlines(s, fp);
 	for (i = 0; i < s->sc->nrings; i++) {
 		const struct gen_ring *r = &s->rings[i];
 		int j, dup = 0;

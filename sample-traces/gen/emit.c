@@ -103,6 +103,7 @@ bool gen_emit(struct gen_sim *s, enum gen_ev ev, int cpu, uint64_t want,
 		return false;
 	}
 	s->events++;
+	diag_account(s, ev, cpu, t);
 	if (fmt->gpu) {
 		s->gpu_events++;
 		if (s->ev_truth)

@@ -74,6 +74,18 @@ struct gen_lost_cfg {
 	uint64_t	len;
 };
 
+/* diagnosis scenarios (diag.c): one injected CPU-side cause */
+enum gen_diag_kind { DIAG_NONE = 0, DIAG_CPU_FREQ, DIAG_IRQ_STORM, DIAG_CPU_HOG };
+
+struct gen_diag_cfg {
+	int		kind;		/* enum gen_diag_kind */
+	int		cpu;		/* the CPU it happens on */
+	int		proc;		/* the process it affects (cpu_freq, cpu_hog) */
+	uint64_t	work;		/* cpu_freq: CPU work per submission at top speed */
+	int		nwin;
+	struct { uint64_t start, len; } win[4];	/* relative to the trace start */
+};
+
 struct gen_scenario {
 	const char	*name;
 	const char	*desc;
@@ -95,6 +107,7 @@ struct gen_scenario {
 	int		nlost;
 	struct gen_lost_cfg	lost[GEN_MAX_LOST];
 	uint64_t	seqno_start;	/* first entity seqno (seqno-wrap) */
+	struct gen_diag_cfg diag;
 };
 
 const struct gen_scenario *gen_scenario_find(const char *name);
@@ -256,6 +269,10 @@ struct gen_job {
 	bool		destroyed;
 	int		dep_refs;	/* dependents not yet run (hold a ref) */
 	int		next;		/* entity / hw queue link */
+	/* diagnosis truth (diag.c); 0 = none */
+	uint64_t	irq_ts;		/* GPU irq_handler_entry around its done */
+	uint64_t	wstart_ts, wend_ts;	/* first dma_fence wait on it */
+	int		cause;		/* enum gen_diag_kind */
 };
 
 #define LOST_QUEUE	0x1
@@ -298,7 +315,7 @@ struct gen_proc {
 
 enum gen_act {
 	ACT_SUBMIT, ACT_SCHED, ACT_DONE, ACT_SIGNAL, ACT_DESTROY,
-	ACT_WAIT_START, ACT_WAIT_END, ACT_BG,
+	ACT_WAIT_START, ACT_WAIT_END, ACT_BG, ACT_DIAG,
 };
 
 struct gen_action {
@@ -331,6 +348,20 @@ struct gen_bg_cpu {
 
 struct gen_event_sink;			/* truth events collector */
 
+struct gen_irq_acct {
+	uint64_t	hard_open, soft_open;
+	uint64_t	hard_ns, soft_ns, hard_n, soft_n;
+};
+
+struct gen_diag_state {
+	uint64_t	khz;		/* frequency of the diag CPU */
+	bool		working;	/* cpu_freq: the process does its frame's CPU work */
+	bool		slow;		/* ... below the top frequency */
+	bool		woken;		/* cpu_hog: woken, waiting for the CPU */
+	int		cause_now;	/* cause of the jobs being created */
+	struct gen_irq_acct acct[GEN_MAX_CPUS];
+};
+
 struct gen_sim {
 	const struct gen_scenario	*sc;
 	const struct gen_formats	*fmts;
@@ -361,6 +392,7 @@ struct gen_sim {
 
 	/* truth events, one JSON text line each (NULL: not collected) */
 	FILE				*ev_truth;
+	struct gen_diag_state		dg;
 };
 
 int gen_sim_run(struct gen_sim *s);
@@ -403,6 +435,18 @@ void bg_irq_entry(struct gen_sim *s, int cpu, int irq, const char *name, uint64_
 void bg_irq_exit(struct gen_sim *s, int cpu, int irq, uint64_t *t);
 int bg_current_pid(struct gen_sim *s, int cpu);
 char *bg_cmdlines(const struct gen_sim *s);
+
+/* diag.c */
+struct json_object;
+void diag_init(struct gen_sim *s);
+void diag_act(struct gen_sim *s, int arg, uint64_t now);
+bool diag_submit(struct gen_sim *s, int p, uint64_t now, uint64_t *t);
+bool diag_done_delay(struct gen_sim *s, int j, uint64_t now);
+void diag_account(struct gen_sim *s, enum gen_ev ev, int cpu, uint64_t ts);
+void diag_cmdlines(const struct gen_sim *s, FILE *fp);
+const char *diag_cause_name(int kind);
+void diag_job_json(const struct gen_sim *s, const struct gen_job *J, struct json_object *o);
+void diag_truth_write(FILE *fp, const struct gen_sim *s);
 
 /* ------------------------------------------------------------------ */
 /* truth file (truth.c)                                                */

@@ -65,6 +65,26 @@
 	.procs = { DEPS_PROCS }, .bg_ratio_pct = 350,			\
 	.free_min = US(200), .free_max = MS(2)
 
+/*
+ * Diagnosis (diag.c): "game" on CPU 2 submits to gfx and comp every 10 ms,
+ * Xorg on CPU 1 to gfx and waits on 30% of its frames; one cause injected.
+ */
+#define DIAG_PROCS							\
+	{ .pid = 3456, .comm = "game", .cpu = 2, .period = MS(10),	\
+	  .jitter = US(150), .burst = 1, .rings = 0x3, .client_id = 2,	\
+	  .start = US(700) },						\
+	{ .pid = 1234, .comm = "Xorg", .cpu = 1, .period = MS(10),	\
+	  .jitter = US(150), .burst = 1, .rings = 0x1, .client_id = 1,	\
+	  .wait_pct = 30, .start = US(300) }
+
+#define DIAG(nm, ds)							\
+	.name = nm, .desc = ds, .era = ERA_519, .dma_fence = true, .cpus = 4,	\
+	.duration = MS(1200), .tail = MS(30), .ndevs = 1, .devs = { DEV0 },	\
+	.nrings = 2, .rings = { RING("gfx", 0, 2, US(1000), US(3000)),	\
+				RING("comp", 0, 4, US(200), US(800)) },	\
+	.nprocs = 2, .procs = { DIAG_PROCS }, .bg_ratio_pct = 350,	\
+	.free_min = US(200), .free_max = MS(2)
+
 static const struct gen_scenario scenarios[] = {
 	{ DESKTOP(ERA_519, "steady",
 		  "multi-ring desktop (gfx, comp, sdma0), 3 processes, 5.19-6.16 events") },
@@ -200,6 +220,26 @@ static const struct gen_scenario scenarios[] = {
 		DESKTOP(ERA_617, "seqno-wrap",
 			"6.17+, entity seqnos start just below 2^32: u32 dma_fence seqnos wrap"),
 		.duration = MS(1000), .seqno_start = 4294967296ULL - 40,
+	},
+	{
+		DIAG("diag-cpufreq",
+		     "CPU 2 drops to 400 MHz three times: the game's frame work slows, submissions slip"),
+		.bg_cpus = 0xb,
+		.diag = { DIAG_CPU_FREQ, 2, 0, US(1500), 3,
+			  { { MS(200), MS(60) }, { MS(550), MS(60) }, { MS(900), MS(60) } } },
+	},
+	{
+		DIAG("diag-irqstorm",
+		     "NIC interrupt storm on CPU 0, which takes the GPU interrupt: completions handled late"),
+		.diag = { DIAG_IRQ_STORM, 0, 0, 0, 2,
+			  { { MS(300), MS(150) }, { MS(800), MS(150) } } },
+	},
+	{
+		DIAG("diag-cpuhog",
+		     "a CPU hog on CPU 2 three times: the game is woken but runs only when it is preempted"),
+		.bg_cpus = 0xb,
+		.diag = { DIAG_CPU_HOG, 2, 0, 0, 3,
+			  { { MS(200), MS(35) }, { MS(550), MS(40) }, { MS(900), MS(30) } } },
 	},
 };
 

@@ -203,6 +203,7 @@ static int job_create(struct gen_sim *s, int p, int r, uint64_t *t)
 	j->queue_ts = j->run_ts = j->done_ts = j->signal_ts = GEN_NONE;
 	j->queue_cpu = j->run_cpu = j->done_cpu = j->signal_cpu = -1;
 	j->next = -1;
+	j->cause = s->dg.cause_now;
 	if (rc->dep_ring >= 0 && s->rings[rc->dep_ring].last_job >= 0 &&
 	    rng_pct(&s->rng, rc->dep_pct)) {
 		j->deps[j->ndeps++] = s->rings[rc->dep_ring].last_job;
@@ -253,6 +254,8 @@ static void act_submit(struct gen_sim *s, int p, uint64_t now)
 		P->stopped = true;
 		return;
 	}
+	if (s->sc->diag.kind && !diag_submit(s, p, now, &t))
+		return;
 	run_proc(s, p, &t);
 	for (r = 0; r < s->sc->nrings; r++)
 		for (b = 0; (pc->rings & (1u << r)) && b < pc->burst; b++)
@@ -293,8 +296,12 @@ static void act_wait_start(struct gen_sim *s, int j, uint64_t now)
 
 	run_proc(s, J->proc, &t);
 	gpu_emit_fence(s, EV_FENCE_WAIT_START, J, true, pc->cpu, pc->pid, 0, &t, NULL);
+	if (!J->wstart_ts)
+		J->wstart_ts = s->cpu_last[pc->cpu];
 	if (J->signaled) {
 		gpu_emit_fence(s, EV_FENCE_WAIT_END, J, true, pc->cpu, pc->pid, 0, &t, NULL);
+		if (!J->wend_ts)
+			J->wend_ts = s->cpu_last[pc->cpu];
 		bg_switch_idle(s, pc->cpu, &t);
 		proc_unblock(s, J->proc, t);
 		return;
@@ -314,6 +321,8 @@ static void act_wait_end(struct gen_sim *s, int j, uint64_t now)
 
 	run_proc(s, J->proc, &t);
 	gpu_emit_fence(s, EV_FENCE_WAIT_END, J, true, pc->cpu, pc->pid, 0, &t, NULL);
+	if (!J->wend_ts)
+		J->wend_ts = s->cpu_last[pc->cpu];
 	J->waiter = false;
 	bg_switch_idle(s, pc->cpu, &t);
 	proc_unblock(s, J->proc, t);
@@ -488,8 +497,11 @@ static void act_done(struct gen_sim *s, int j, uint64_t now)
 
 	if (R->hw_head != j)
 		abort();		/* the hardware ring is FIFO */
+	if (s->sc->diag.kind && diag_done_delay(s, j, now))
+		return;			/* handled late: an interrupt storm */
 	/* the interrupt starts a little before the scheduler's done event */
 	bg_irq_entry(s, cpu, d->irq, "amdgpu", &t);
+	J->irq_ts = s->cpu_last[cpu];
 	gpu_emit_iv(s, J, cpu, pid, &t);
 	gpu_emit_hw_fence(s, EV_FENCE_SIGNALED, J, cpu, pid, 0x09, &t);
 	if (t < now)
@@ -582,6 +594,8 @@ static void sim_init(struct gen_sim *s)
 		heap_push(&s->heap, s->procs[i].next_submit, ACT_SUBMIT, i);
 	}
 	bg_init(s);
+	if (sc->diag.kind)
+		diag_init(s);
 	for (i = 0; s->bg_on && i < sc->cpus; i++)
 		if (!sc->bg_cpus || (sc->bg_cpus & (1u << i)))
 			heap_push(&s->heap, s->t0 + rng_exp(&s->rng, s->bg_mean), ACT_BG, i);
@@ -597,6 +611,7 @@ static void dispatch(struct gen_sim *s, const struct gen_action *a)
 	case ACT_DESTROY:	act_destroy(s, a->arg, a->t); break;
 	case ACT_WAIT_START:	act_wait_start(s, a->arg, a->t); break;
 	case ACT_WAIT_END:	act_wait_end(s, a->arg, a->t); break;
+	case ACT_DIAG:		diag_act(s, a->arg, a->t); break;
 	case ACT_BG:
 		bg_step(s, a->arg, a->t);
 		heap_push(&s->heap, a->t + rng_exp(&s->rng, s->bg_mean), ACT_BG, a->arg);

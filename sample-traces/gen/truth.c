@@ -271,6 +271,7 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 		json_object_array_add(lost, json_object_new_string("signal"));
 	add(o, "lost_stages", lost);
 	add(o, "sim_stages", J->lost ? sim_stages(s, J) : NULL);
+	diag_job_json(s, J, o);
 	return o;
 }
 
@@ -525,6 +526,8 @@ int gen_truth_write(const char *path, const struct gen_sim *s,
 		ret = copy_events(fp, ri->events_path);
 		fprintf(fp, "  ]");
 	}
+	if (s->sc->diag.kind)
+		diag_truth_write(fp, s);
 	fprintf(fp, "\n}\n");
 	if (fclose(fp))
 		ret = -EIO;
