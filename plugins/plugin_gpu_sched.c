@@ -173,6 +173,10 @@ struct gs_ctx {
 	/* amdgpu_iv */
 	int			iv_id;
 	struct tep_format_field	*iv_f[GS_IV__COUNT];
+	/* the record fed last, so a record formatted twice is fed once */
+	unsigned long long	fed_ts;
+	unsigned long long	fed_offset;
+	int			fed_cpu;
 	/* GPU events seen, and their span (for the summary) */
 	uint64_t		events;
 	uint64_t		first_ts;
@@ -268,6 +272,7 @@ static struct gs_ctx *gs_ctx_attach(struct tep_handle *tep)
 		return NULL;
 	ctx->tep = tep;
 	ctx->first_ts = GPULAT_NONE;
+	ctx->fed_cpu = -1;
 
 	ctx->bind = gpulat_binding_new(tep);
 	if (ctx->bind) {
@@ -612,20 +617,30 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 		return 0;
 	}
 
-	ctx->events++;
-	if (ctx->first_ts == GPULAT_NONE)
-		ctx->first_ts = e.ts;
-	ctx->last_ts = e.ts;
-
 	/*
-	 * The ring buffer overran just before this record. The plugin only sees
-	 * its own events, so gaps reported on other events' records are missed.
+	 * trace-cmd report formats each record once, in time order; another
+	 * host program may format one record twice: feed it once.
 	 */
-	if (rec->missed_events)
-		gpulat_tracker_lost(ctx->trk, rec->cpu, e.ts,
-				    rec->missed_events > 0 ? rec->missed_events : 0);
-	ctx->have_job = false;
-	gpulat_tracker_feed(ctx->trk, &e);
+	if (rec->ts != ctx->fed_ts || rec->offset != ctx->fed_offset ||
+	    rec->cpu != ctx->fed_cpu) {
+		ctx->fed_ts = rec->ts;
+		ctx->fed_offset = rec->offset;
+		ctx->fed_cpu = rec->cpu;
+		ctx->events++;
+		if (ctx->first_ts == GPULAT_NONE)
+			ctx->first_ts = e.ts;
+		ctx->last_ts = e.ts;
+		/*
+		 * The ring buffer overran just before this record. The plugin
+		 * sees its own events only: gaps reported on other records
+		 * are missed.
+		 */
+		if (rec->missed_events)
+			gpulat_tracker_lost(ctx->trk, rec->cpu, e.ts,
+					    rec->missed_events > 0 ? rec->missed_events : 0);
+		ctx->have_job = false;
+		gpulat_tracker_feed(ctx->trk, &e);
+	}
 
 	switch (e.kind) {
 	case GPULAT_EV_QUEUE:
