@@ -1,10 +1,684 @@
 // SPDX-License-Identifier: LGPL-2.1
-/* --watch: placeholder, replaced by the live implementation */
+/*
+ * --watch: live GPU job latency.
+ *
+ *   1. check tracefs: mounted, accessible, gpu_scheduler events present
+ *      (each failure is one line saying what is missing; exit 1, nothing
+ *      created)
+ *   2. create our own tracefs instance (libtracefs) and enable the GPU,
+ *      dma_fence, amdgpu, irq, sched and power events there; the top-level
+ *      buffer and its settings are never touched
+ *   3. read the instance's per-CPU raw pages (trace_pipe_raw, non-blocking),
+ *      decode them with the trace's own formats, merge each batch in time
+ *      order and feed the core tracker; every --interval print one line per
+ *      ring and check the --fail-if gates on that interval
+ *   4. keep the raw pages of the last --save-seconds per CPU; on an alert
+ *      write them as DIR/alert-N.dat (libtracecmd output API, formats from
+ *      tracefs) for KernelShark
+ *   5. on exit, --duration, Ctrl-C or SIGTERM: tracing off, instance
+ *      destroyed
+ *
+ * Exit: 0, 1 (error), 3 (a gate was crossed in some interval).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <trace-cmd.h>
+#include <tracefs.h>
+
+#include "gpulat.h"
 #include "gpu-latency.h"
 
+#define W_PAGES_MAX	4096		/* raw pages kept per CPU for --save-dir */
+#define W_TICK_NS	100000000ULL	/* read every 100 ms */
+#define W_BUFFER_KB	4096		/* instance buffer per CPU */
+
+/* libtracecmd's output API: exported, declared only in trace-cmd's private header */
+struct tracecmd_output;
+struct tracecmd_event_list {
+	struct tracecmd_event_list	*next;
+	const char			*glob;
+};
+struct tracecmd_output *tracecmd_output_create(const char *output_file);
+int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
+int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
+int tracecmd_output_set_trace_dir(struct tracecmd_output *handle, const char *tracing_dir);
+int tracecmd_output_write_headers(struct tracecmd_output *handle,
+				  struct tracecmd_event_list *list);
+int tracecmd_write_cmdlines(struct tracecmd_output *handle);
+int tracecmd_append_cpu_data(struct tracecmd_output *handle, int cpus,
+			     char * const *cpu_data_files);
+void tracecmd_output_close(struct tracecmd_output *handle);
+void tracecmd_set_quiet(struct tracecmd_output *handle, _Bool set_quiet);
+
+static volatile sig_atomic_t w_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	w_stop = 1;
+}
+
+struct w_page {
+	uint64_t	ts;		/* of its last event */
+	unsigned char	*data;
+};
+
+struct w_cpu {
+	struct tracefs_cpu *tc;
+	struct w_page	*pages;		/* ring of the newest pages */
+	size_t		head, n;
+};
+
+struct w_ev {
+	struct gpulat_event ev;
+	uint64_t	order;
+};
+
+struct watch {
+	const struct gl_opts *o;
+	const char	*dir;		/* tracing dir */
+	struct tracefs_instance *inst;
+	char		name[64];
+	struct tep_handle *tep;
+	struct kbuffer	*kb;
+	struct gpulat_binding *bind;
+	struct gpulat_tracker *tracker;
+	struct gpulat_stats *stats;	/* of the current interval */
+	struct w_cpu	*cpus;
+	int		ncpus;
+	int		page_size;
+	unsigned char	*buf;
+	struct w_ev	*batch;
+	size_t		nbatch, capbatch;
+	uint64_t	order;
+	uint64_t	first_ts, last_ts;	/* of the interval's records */
+	uint64_t	interval_jobs;
+	uint64_t	lost_events, lost_gaps;	/* interval */
+	uint64_t	total_jobs;
+	unsigned int	intervals, alerts, saved;
+	int		err;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------------ */
+/* checks before anything is created                                          */
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int check_tracefs(struct watch *w)
+{
+	char path[4096];
+
+	w->dir = tracefs_tracing_dir();
+	if (!w->dir) {
+		if (access("/sys/kernel/tracing", F_OK) == 0 &&
+		    access("/sys/kernel/tracing", X_OK) < 0 && errno == EACCES)
+			fprintf(stderr, "%s: permission denied opening tracefs (/sys/kernel/tracing): "
+				"run as root or grant tracefs access\n", GL_NAME);
+		else
+			fprintf(stderr, "%s: tracefs is not mounted (mount -t tracefs nodev "
+				"/sys/kernel/tracing)\n", GL_NAME);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/events", w->dir);
+	if (access(path, R_OK | X_OK) < 0 ||
+	    (snprintf(path, sizeof(path), "%s/instances", w->dir),
+	     access(path, R_OK | W_OK | X_OK) < 0)) {
+		if (errno == EACCES || errno == EPERM)
+			fprintf(stderr, "%s: permission denied opening tracefs (%s): run as root or "
+				"grant tracefs access\n", GL_NAME, w->dir);
+		else
+			fprintf(stderr, "%s: %s: %s (is tracefs mounted there?)\n", GL_NAME, path,
+				strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/events/gpu_scheduler", w->dir);
+	if (is_dir(path))
+		return 0;
+	snprintf(path, sizeof(path), "%s/events/gpu_sched", w->dir);
+	if (is_dir(path))
+		return 0;
+	fprintf(stderr, "%s: gpu_scheduler events are not available in %s/events: is "
+		"gpu-sched.ko loaded?\n", GL_NAME, w->dir);
+	return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the instance                                                               */
+
+static const struct {
+	const char	*sys;
+	const char	*event;		/* NULL: the whole system */
+} w_events[] = {
+	{ "gpu_scheduler", NULL }, { "gpu_sched", NULL }, { "dma_fence", NULL },
+	{ "amdgpu", "amdgpu_cs_ioctl" }, { "amdgpu", "amdgpu_sched_run_job" },
+	{ "amdgpu", "amdgpu_iv" },
+	{ "irq", "irq_handler_entry" }, { "irq", "irq_handler_exit" },
+	{ "irq", "softirq_entry" }, { "irq", "softirq_exit" },
+	{ "sched", "sched_switch" }, { "sched", "sched_waking" },
+	{ "power", "cpu_frequency" },
+};
+
+static int instance_start(struct watch *w)
+{
+	size_t i;
+	int enabled = 0;
+
+	snprintf(w->name, sizeof(w->name), "gpu-latency-watch-%d", (int)getpid());
+	w->inst = tracefs_instance_create(w->name);
+	if (!w->inst) {
+		if (errno == EACCES || errno == EPERM)
+			fprintf(stderr, "%s: permission denied creating a tracefs instance in "
+				"%s/instances: run as root or grant tracefs access\n", GL_NAME, w->dir);
+		else
+			fprintf(stderr, "%s: cannot create the tracefs instance %s: %s\n", GL_NAME,
+				w->name, strerror(errno));
+		return -1;
+	}
+	tracefs_trace_off(w->inst);
+	tracefs_instance_set_buffer_size(w->inst, W_BUFFER_KB, -1);
+	for (i = 0; i < sizeof(w_events) / sizeof(w_events[0]); i++) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/events/%s", w->dir, w_events[i].sys);
+		if (!is_dir(path))
+			continue;
+		if (tracefs_event_enable(w->inst, w_events[i].sys, w_events[i].event) == 0 &&
+		    (!strcmp(w_events[i].sys, "gpu_scheduler") || !strcmp(w_events[i].sys, "gpu_sched")))
+			enabled++;
+	}
+	if (!enabled) {
+		fprintf(stderr, "%s: cannot enable the gpu_scheduler events in the instance %s: %s\n",
+			GL_NAME, w->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void instance_stop(struct watch *w)
+{
+	if (!w->inst)
+		return;
+	tracefs_trace_off(w->inst);
+	if (tracefs_instance_destroy(w->inst) < 0)
+		fprintf(stderr, "%s: warning: could not remove the tracefs instance %s: %s\n",
+			GL_NAME, w->name, strerror(errno));
+	tracefs_instance_free(w->inst);
+	w->inst = NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* reading                                                                    */
+
+static void w_job(const struct gpulat_job *job, void *data)
+{
+	struct watch *w = data;
+
+	if (!gl_filter_job(&w->o->filter, job))
+		return;
+	w->interval_jobs++;
+	w->total_jobs++;
+	if (gpulat_stats_add(w->stats, job) < 0)
+		w->err = -ENOMEM;
+}
+
+static void w_warn(const char *msg, void *data)
+{
+	struct watch *w = data;
+
+	if (!w->o->quiet)
+		fprintf(stderr, "%s: warning: %s\n", GL_NAME, msg);
+}
+
+static int keep_page(struct watch *w, struct w_cpu *c, uint64_t ts)
+{
+	struct w_page *p;
+
+	if (!w->o->save_dir)
+		return 0;
+	if (!c->pages) {
+		c->pages = calloc(W_PAGES_MAX, sizeof(*c->pages));
+		if (!c->pages)
+			return -ENOMEM;
+	}
+	if (c->n == W_PAGES_MAX) {
+		p = &c->pages[c->head];
+		c->head = (c->head + 1) % W_PAGES_MAX;
+		c->n--;
+	} else {
+		p = &c->pages[(c->head + c->n) % W_PAGES_MAX];
+		if (!p->data)
+			p->data = malloc((size_t)w->page_size);
+		if (!p->data)
+			return -ENOMEM;
+	}
+	memcpy(p->data, w->buf, (size_t)w->page_size);
+	p->ts = ts;
+	c->n++;
+	/* older than --save-seconds before this page: not needed any more */
+	while (c->n > 1 && c->pages[c->head].ts + w->o->save_ns < ts) {
+		c->head = (c->head + 1) % W_PAGES_MAX;
+		c->n--;
+	}
+	return 0;
+}
+
+static int batch_add(struct watch *w, const struct gpulat_event *ev)
+{
+	if (w->nbatch == w->capbatch) {
+		size_t cap = w->capbatch ? w->capbatch * 2 : 4096;
+		struct w_ev *v = realloc(w->batch, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		w->batch = v;
+		w->capbatch = cap;
+	}
+	w->batch[w->nbatch].ev = *ev;
+	w->batch[w->nbatch].order = w->order++;
+	w->nbatch++;
+	return 0;
+}
+
+static int decode_page(struct watch *w, int cpu)
+{
+	unsigned long long ts = 0, last = 0;
+	struct tep_record rec;
+	struct gpulat_event ev;
+	void *data;
+	int missed;
+
+	if (kbuffer_load_subbuffer(w->kb, w->buf) < 0)
+		return 0;
+	missed = kbuffer_missed_events(w->kb);
+	for (data = kbuffer_read_event(w->kb, &ts); data; data = kbuffer_next_event(w->kb, &ts)) {
+		memset(&rec, 0, sizeof(rec));
+		rec.ts = ts;
+		rec.cpu = cpu;
+		rec.data = data;
+		rec.size = kbuffer_event_size(w->kb);
+		last = ts;
+		if (missed) {
+			w->lost_gaps++;
+			if (missed > 0)
+				w->lost_events += (uint64_t)missed;
+			gpulat_tracker_lost(w->tracker, cpu, ts, missed > 0 ? (uint64_t)missed : 0);
+			missed = 0;
+		}
+		if (w->first_ts == GPULAT_NONE || ts < w->first_ts)
+			w->first_ts = ts;
+		if (w->last_ts == GPULAT_NONE || ts > w->last_ts)
+			w->last_ts = ts;
+		if (gpulat_binding_decode(w->bind, &rec, &ev) != 1)
+			continue;
+		ev.cpu = cpu;
+		if (batch_add(w, &ev) < 0)
+			return -ENOMEM;
+	}
+	return keep_page(w, &w->cpus[cpu], last);
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+	const struct w_ev *x = a, *y = b;
+
+	if (x->ev.ts != y->ev.ts)
+		return x->ev.ts < y->ev.ts ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* drain every CPU, then feed the batch in time order */
+static int read_all(struct watch *w)
+{
+	size_t i;
+	int c, n, ret;
+
+	w->nbatch = 0;
+	for (c = 0; c < w->ncpus; c++) {
+		if (!w->cpus[c].tc)
+			continue;
+		while ((n = tracefs_cpu_read(w->cpus[c].tc, w->buf, true)) > 0) {
+			ret = decode_page(w, c);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	qsort(w->batch, w->nbatch, sizeof(*w->batch), cmp_ev);
+	for (i = 0; i < w->nbatch; i++) {
+		ret = gpulat_tracker_feed(w->tracker, &w->batch[i].ev);
+		if (ret < 0)
+			return ret;
+	}
+	return w->err;
+}
+
+/* ------------------------------------------------------------------------ */
+/* saving the last seconds                                                    */
+
+static int write_cpu_file(const char *path, const struct w_cpu *c, int page_size)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	for (i = 0; i < c->n && c->pages; i++)
+		if (fwrite(c->pages[(c->head + i) % W_PAGES_MAX].data, (size_t)page_size, 1, f) != 1)
+			ret = -EIO;
+	if (fclose(f))
+		ret = -EIO;
+	return ret;
+}
+
+static int save_trace(struct watch *w, char *out, size_t outlen)
+{
+	struct tracecmd_event_list all = { .next = NULL, .glob = "all" };
+	char tmpdir[] = "/tmp/gpu-latency-watch-XXXXXX";
+	struct tracecmd_output *h;
+	char **files;
+	int c, ret = 0;
+
+	if (mkdir(w->o->save_dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "%s: --save-dir %s: %s\n", GL_NAME, w->o->save_dir, strerror(errno));
+		return -1;
+	}
+	if (!mkdtemp(tmpdir))
+		return -1;
+	files = calloc((size_t)w->ncpus, sizeof(*files));
+	if (!files)
+		return -1;
+	for (c = 0; !ret && c < w->ncpus; c++) {
+		if (asprintf(&files[c], "%s/cpu%d.raw", tmpdir, c) < 0) {
+			files[c] = NULL;
+			ret = -ENOMEM;
+			break;
+		}
+		ret = write_cpu_file(files[c], &w->cpus[c], w->page_size);
+	}
+	snprintf(out, outlen, "%s/alert-%u.dat", w->o->save_dir, w->saved + 1);
+	if (!ret) {
+		tracecmd_set_loglevel(TEP_LOG_ERROR);
+		h = tracecmd_output_create(out);
+		if (!h) {
+			ret = -EIO;
+		} else {
+			tracecmd_set_quiet(h, 1);
+			if (tracecmd_output_set_version(h, 7) ||
+			    tracecmd_output_set_compression(h, "zstd"))
+				tracecmd_output_set_version(h, 6);
+			if (tracecmd_output_set_trace_dir(h, w->dir) ||
+			    tracecmd_output_write_headers(h, &all) || tracecmd_write_cmdlines(h) ||
+			    tracecmd_append_cpu_data(h, w->ncpus, files))
+				ret = -EIO;
+			tracecmd_output_close(h);
+		}
+	}
+	for (c = 0; c < w->ncpus; c++) {
+		if (files[c])
+			unlink(files[c]);
+		free(files[c]);
+	}
+	free(files);
+	rmdir(tmpdir);
+	if (ret) {
+		fprintf(stderr, "%s: could not write %s: %s\n", GL_NAME, out, strerror(-ret));
+		return -1;
+	}
+	w->saved++;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the rolling summary                                                        */
+
+static void print_interval(struct watch *w, double elapsed, FILE *out)
+{
+	size_t i, n = gpulat_stats_ngroups(w->stats, GPULAT_G_RING);
+	char a[32], b[32], c[32], d[32], ring[128];
+
+	if (!n) {
+		fprintf(out, "[%7.1fs] no GPU jobs completed\n", elapsed);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct gpulat_group *g = gpulat_stats_group(w->stats, GPULAT_G_RING, i);
+
+		fprintf(out, "[%7.1fs] %-12s jobs %5llu  total p50 %8s p99 %8s max %8s  "
+			"wait p99 %8s  busy %5.1f%%  depth %u%s\n", elapsed,
+			gl_ring_name(g->dev, g->ring, ring, sizeof(ring)),
+			(unsigned long long)g->jobs,
+			gl_fmt_dur(a, sizeof(a), g->m[GPULAT_M_TOTAL].p50),
+			gl_fmt_dur(b, sizeof(b), g->m[GPULAT_M_TOTAL].p99),
+			gl_fmt_dur(c, sizeof(c), g->m[GPULAT_M_TOTAL].max),
+			gl_fmt_dur(d, sizeof(d), g->m[GPULAT_M_WAIT].p99), g->busy_pct, g->max_depth,
+			g->incomplete ? "  (incomplete jobs)" : "");
+	}
+	if (w->lost_events || w->lost_gaps)
+		fprintf(out, "[%7.1fs] events lost: %llu (ring buffer overrun)\n", elapsed,
+			(unsigned long long)w->lost_events);
+}
+
+static int check_gates(struct watch *w, double elapsed)
+{
+	struct gl_run run = { 0 };
+	char *msg = NULL, *line, *save = NULL;
+	size_t len = 0, i;
+	int failed = 0, ret;
+	FILE *f;
+
+	if (!w->o->ngates || !w->interval_jobs)
+		return 0;
+	run.opts = w->o;
+	run.stats = w->stats;
+	run.lost_events = w->lost_events;
+	run.lost_unknown = w->lost_gaps;
+	f = open_memstream(&msg, &len);
+	if (!f)
+		return -1;
+	for (i = 0; i < w->o->ngates; i++) {
+		ret = gl_gate_check(w->o->gates[i], &run, NULL, f);
+		if (ret > 0)
+			failed += ret;
+	}
+	fclose(f);
+	for (line = strtok_r(msg, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		printf("[%7.1fs] ALERT %s\n", elapsed,
+		       !strncmp(line, GL_NAME ": ", strlen(GL_NAME ": ")) ?
+		       line + strlen(GL_NAME ": ") : line);
+	free(msg);
+	if (failed) {
+		char out[4096];
+
+		w->alerts++;
+		if (w->o->save_dir && save_trace(w, out, sizeof(out)) == 0)
+			printf("[%7.1fs] saved the last %.0f s: %s (kernelshark %s)\n", elapsed,
+			       (double)w->o->save_ns / 1e9, out, out);
+	}
+	fflush(stdout);
+	return failed;
+}
+
+static int interval_begin(struct watch *w)
+{
+	w->stats = gpulat_stats_new(&w->o->stats);
+	w->first_ts = w->last_ts = GPULAT_NONE;
+	w->interval_jobs = 0;
+	w->lost_events = w->lost_gaps = 0;
+	return w->stats ? 0 : -ENOMEM;
+}
+
+static int interval_end(struct watch *w, double elapsed)
+{
+	if (w->first_ts != GPULAT_NONE)
+		gpulat_stats_set_span(w->stats, w->first_ts, w->last_ts);
+	if (gpulat_stats_finish(w->stats) < 0)
+		return -ENOMEM;
+	w->intervals++;
+	print_interval(w, elapsed, stdout);
+	check_gates(w, elapsed);
+	fflush(stdout);
+	gpulat_stats_free(w->stats);
+	w->stats = NULL;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static int setup_reading(struct watch *w)
+{
+	const char *systems[] = { "gpu_scheduler", "gpu_sched", "dma_fence", "amdgpu", "irq",
+				  "sched", "power", NULL };
+	struct gpulat_tracker_ops ops = { .job = w_job, .warn = w_warn };
+	int c;
+
+	w->tep = tracefs_local_events_system(w->dir, systems);
+	if (!w->tep) {
+		fprintf(stderr, "%s: cannot read the event formats in %s/events: %s\n", GL_NAME,
+			w->dir, strerror(errno));
+		return -1;
+	}
+	tracefs_load_cmdlines(w->dir, w->tep);
+	w->kb = tep_kbuffer(w->tep);
+	w->bind = gpulat_binding_new(w->tep);
+	w->tracker = gpulat_tracker_new(&ops, w);
+	if (!w->kb || !w->bind || !w->tracker)
+		return -1;
+	gpulat_binding_set_warn(w->bind, w_warn, w);
+	gpulat_tracker_set_era(w->tracker, gpulat_binding_era(w->bind));
+	gpulat_tracker_set_signal_expected(w->tracker,
+					   gpulat_binding_has(w->bind, GPULAT_EV_FENCE_SIGNALED));
+	w->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (w->ncpus < 1)
+		w->ncpus = 1;
+	w->cpus = calloc((size_t)w->ncpus, sizeof(*w->cpus));
+	if (!w->cpus)
+		return -1;
+	for (c = 0; c < w->ncpus; c++) {
+		w->cpus[c].tc = tracefs_cpu_open(w->inst, c, true);
+		if (w->cpus[c].tc && !w->page_size)
+			w->page_size = tracefs_cpu_read_size(w->cpus[c].tc);
+	}
+	if (w->page_size <= 0)
+		w->page_size = getpagesize();
+	w->buf = malloc((size_t)w->page_size);
+	return w->buf ? 0 : -1;
+}
+
+static void teardown(struct watch *w)
+{
+	int c;
+	size_t i;
+
+	instance_stop(w);
+	for (c = 0; w->cpus && c < w->ncpus; c++) {
+		if (w->cpus[c].tc)
+			tracefs_cpu_close(w->cpus[c].tc);
+		for (i = 0; w->cpus[c].pages && i < W_PAGES_MAX; i++)
+			free(w->cpus[c].pages[i].data);
+		free(w->cpus[c].pages);
+	}
+	free(w->cpus);
+	if (w->stats)
+		gpulat_stats_free(w->stats);
+	if (w->tracker)
+		gpulat_tracker_free(w->tracker);
+	if (w->bind)
+		gpulat_binding_free(w->bind);
+	if (w->kb)
+		kbuffer_free(w->kb);
+	if (w->tep)
+		tep_free(w->tep);
+	free(w->batch);
+	free(w->buf);
+}
+
+/**
+ * gl_watch_main - the whole --watch run
+ * @o: parsed options (interval, gates, save dir, filters)
+ *
+ * Return: the exit code (0, 1, or 3 when a gate was crossed).
+ */
 int gl_watch_main(const struct gl_opts *o)
 {
-	(void)o;
-	fprintf(stderr, "%s: --watch is not available in this build\n", GL_NAME);
-	return GL_EXIT_ERROR;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct watch w = { .o = o };
+	uint64_t start, next, now;
+	int ret = GL_EXIT_ERROR;
+
+	tracefs_set_loglevel(TEP_LOG_NONE);
+	if (check_tracefs(&w) < 0)
+		return GL_EXIT_ERROR;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (instance_start(&w) < 0 || setup_reading(&w) < 0 || interval_begin(&w) < 0)
+		goto out;
+	if (tracefs_trace_on(w.inst) < 0) {
+		fprintf(stderr, "%s: cannot turn tracing on in the instance %s: %s\n", GL_NAME,
+			w.name, strerror(errno));
+		goto out;
+	}
+	printf("watching GPU jobs (tracefs instance %s, %s era events); summary every %.3g s%s\n",
+	       w.name, gpulat_era_name(gpulat_binding_era(w.bind)), (double)o->interval_ns / 1e9,
+	       o->duration_ns ? "" : ", Ctrl-C to stop");
+	fflush(stdout);
+
+	start = mono_ns();
+	next = start + o->interval_ns;
+	while (!w_stop) {
+		struct timespec ts = { 0, (long)W_TICK_NS };
+
+		nanosleep(&ts, NULL);
+		if (read_all(&w) < 0) {
+			fprintf(stderr, "%s: %s\n", GL_NAME, strerror(ENOMEM));
+			goto out;
+		}
+		now = mono_ns();
+		if (now >= next || w_stop ||
+		    (o->duration_ns && now - start >= o->duration_ns)) {
+			if (interval_end(&w, (double)(now - start) / 1e9) < 0 ||
+			    interval_begin(&w) < 0)
+				goto out;
+			next += o->interval_ns;
+			if (next < now)
+				next = now + o->interval_ns;
+		}
+		if (o->duration_ns && now - start >= o->duration_ns)
+			break;
+	}
+	printf("stopped after %u intervals: %llu jobs, %u alert%s%s\n", w.intervals,
+	       (unsigned long long)w.total_jobs, w.alerts, w.alerts == 1 ? "" : "s",
+	       w.saved ? " (traces saved)" : "");
+	ret = w.alerts ? GL_EXIT_GATE : GL_EXIT_OK;
+ out:
+	fflush(stdout);
+	teardown(&w);
+	return ret;
 }

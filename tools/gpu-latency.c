@@ -79,7 +79,6 @@ static void usage(FILE *out)
 "  --save-dir DIR      on an alert, save the last seconds as DIR/alert-N.dat\n"
 "                      (open it in KernelShark)\n"
 "  --save-seconds S    how much to keep for --save-dir (default 5)\n"
-"  --tracefs DIR       tracefs mount (default: found by libtracefs)\n"
 "\n"
 "Other:\n"
 "  -i FILE             input file (like trace-cmd report -i); repeatable\n"
@@ -95,7 +94,7 @@ enum {
 	OPT_JSON = 256, OPT_CSV, OPT_JOBS, OPT_HIST, OPT_TOP, OPT_BY, OPT_THRESHOLD,
 	OPT_DEV, OPT_RING, OPT_PID, OPT_COMM, OPT_START, OPT_END, OPT_COMPARE,
 	OPT_FAIL_IF, OPT_EXPLAIN, OPT_FENCE_PATH, OPT_GPU_IRQ, OPT_WATCH, OPT_INTERVAL,
-	OPT_DURATION, OPT_SAVE_DIR, OPT_SAVE_SECONDS, OPT_TRACEFS,
+	OPT_DURATION, OPT_SAVE_DIR, OPT_SAVE_SECONDS,
 };
 
 static const struct option long_opts[] = {
@@ -122,7 +121,6 @@ static const struct option long_opts[] = {
 	{ "duration",	required_argument,	NULL, OPT_DURATION },
 	{ "save-dir",	required_argument,	NULL, OPT_SAVE_DIR },
 	{ "save-seconds", required_argument,	NULL, OPT_SAVE_SECONDS },
-	{ "tracefs",	required_argument,	NULL, OPT_TRACEFS },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -301,9 +299,6 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 			break;
 		case OPT_SAVE_DIR:
 			o->save_dir = optarg;
-			break;
-		case OPT_TRACEFS:
-			o->tracefs = optarg;
 			break;
 		case ':':
 			fprintf(stderr, "%s: option '%s' needs a value (see --help)\n", GL_NAME,

@@ -83,7 +83,6 @@ struct gl_opts {
 	const char	*save_dir;	/* --save-dir */
 	uint64_t	save_ns;	/* --save-seconds */
 	uint64_t	duration_ns;	/* --duration (watch), 0 = until Ctrl-C */
-	const char	*tracefs;	/* --tracefs DIR (watch) */
 };
 
 /* What the report says about lost/incomplete jobs: a bounded sample. */
