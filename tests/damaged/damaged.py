@@ -1,0 +1,845 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1
+"""damaged.py: every front end against damaged and hostile trace.dat files.
+
+    damaged.py --kind KIND --work DIR --tool TRACE-CMD-GPU-LATENCY
+               [--plugin-dir DIR] [--gen GPU-TRACE-GEN] [--formats DIR]
+               [--samples DIR] [--full] [--jobs N]
+
+KIND: truncate, bitflip, zero, layout, hang (or all). The files are made at
+test time in DIR (nothing large is committed):
+  truncate  copies cut at every offset of the first 512 bytes and at 40
+            offsets spread over the file (v6 and v7 traces)
+  bitflip   seeded random bit flips (anywhere, and inside the CPU data)
+  zero      zero-length, header-only, not-a-trace, directory, missing file
+  layout    foreign event layouts written by mkdat.py (fields missing,
+            renamed, resized, moved, added; big-endian; __data_loc outside
+            the record; libtraceevent-crashing formats)
+  hang      millions of queued jobs that never run (tracker cap, RSS bound)
+
+Rules checked:
+  gpu-latency  no signal exit (>= 128 / killed); non-zero exit => non-empty
+               stderr naming the file and nothing on stdout; a truncated file
+               never gives a silent report (exit 0 needs a warning); layouts
+               that keep the meaning (moved/added fields, big-endian) give
+               the same numbers as the original; a missing required field is
+               named in a warning.
+  report       `trace-cmd report` with our plugin (TRACEEVENT_PLUGIN_DIR) never
+               dies of a signal or hangs unless it also does without our
+               plugin (then it is trace-cmd's / libtraceevent's own problem:
+               listed in DIR/third-party.txt, not a failure).
+Checks listed in KNOWN are reported as XFAIL (open FINDINGS.md items): remove
+an entry once its fix is in.
+"""
+import argparse
+import concurrent.futures as cf
+import json
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mkdat  # noqa: E402
+
+# open FINDINGS.md items: check name -> finding id (XFAIL instead of FAIL)
+# (crashes that trace-cmd report -N shares are third-party: listed, not failed)
+KNOWN = {
+    # F2: time going backwards on a cpu (done stamped before run) gives
+    # hw_queue = 18446744073.706s on a "complete" job, without any warning
+    "backwards:silent-absurd": "F2",
+}
+
+TIMEOUT = 60
+
+
+class Ctx:
+    def __init__(self, a):
+        self.a = a
+        self.work = a.work
+        self.fails = []
+        self.xfails = []
+        self.third = []
+        self.stats = {}
+        self.empty_plugins = os.path.join(self.work, "no-plugins")
+        os.makedirs(self.empty_plugins, exist_ok=True)
+        self.home = os.path.join(self.work, "home")
+        os.makedirs(self.home, exist_ok=True)
+        self.preload = asan_preload(a.plugin_dir) if a.plugin_dir else None
+        # sanitizer builds are ~5x slower: sparser sweeps (same kinds of damage)
+        self.sparse = not a.full and (bool(self.preload) or linked_asan(a.tool))
+
+    def fail(self, check, msg):
+        if check in KNOWN:
+            self.xfails.append("%s [%s]: %s" % (check, KNOWN[check], msg))
+        else:
+            self.fails.append("%s: %s" % (check, msg))
+
+    def count(self, kind, key):
+        d = self.stats.setdefault(kind, {})
+        d[key] = d.get(key, 0) + 1
+
+
+def asan_preload(plugin_dir):
+    """an ASan-built plugin needs libasan in the (uninstrumented) trace-cmd"""
+    so = os.path.join(plugin_dir, "plugin_gpu_sched.so")
+    try:
+        out = subprocess.run(["ldd", so], capture_output=True, text=True).stdout
+    except OSError:
+        return None
+    m = re.search(r"libasan\.so\S*\s*=>\s*(\S+)", out)
+    return m.group(1) if m else None
+
+
+def run(cmd, env=None, timeout=TIMEOUT):
+    try:
+        p = subprocess.run(cmd, capture_output=True, env=env, timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        return "timeout", e.stdout or b"", e.stderr or b""
+
+
+def crashed(rc, tool=True):
+    """killed by a signal or hung; for our tool also an exit code >= 128
+    (trace-cmd itself exits 255 on every error: that is a rejection)"""
+    return rc == "timeout" or rc < 0 or (tool and rc >= 128)
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def tool_env():
+    env = dict(os.environ)
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=1")
+    env.setdefault("LSAN_OPTIONS", "suppressions=%s/lsan.supp" % HERE)
+    return env
+
+
+def linked_asan(path):
+    try:
+        out = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
+    except OSError:
+        return False
+    return "libasan" in out
+
+
+# ---- gpu-latency ------------------------------------------------------------
+
+def check_tool(c, check, path, truncated=False, args=()):
+    rc, out, err = run([c.a.tool] + list(args) + [path], env=tool_env())
+    kind = check.split(":")[0]
+    errs = err.decode("utf-8", "replace")
+    lines = [l for l in errs.splitlines() if l.strip()]
+    sanitizer_death = "ERROR: AddressSanitizer" in errs or "runtime error:" in errs
+    if crashed(rc) or sanitizer_death:
+        what = "hung" if rc == "timeout" else "died (exit %s)" % rc
+        if sanitizer_death:
+            m = re.search(r"ERROR: AddressSanitizer: ([^\n]*)", errs)
+            what = "died under ASan/UBSan (%s)" % (m.group(1)[:80] if m else "runtime error")
+        # inside libtracecmd / libtraceevent? then trace-cmd report -N dies too
+        rc3, _, _ = run(["trace-cmd", "report", "-N", path],
+                        env=report_env(c, c.empty_plugins, preload=False))
+        if crashed(rc3, tool=False):
+            c.count(kind, "tool-crash-third-party")
+            c.third.append("%s: gpu-latency %s on %s, and so does trace-cmd report -N (%s): "
+                           "the crash is in libtracecmd/libtraceevent; stderr: %s"
+                           % (check, what, path, rc3, errs.strip()[-200:]))
+            return rc, out, err
+        c.count(kind, "tool-crash")
+        c.fail(check + ":tool", "gpu-latency %s on %s; stderr: %s" % (what, path, errs[-400:]))
+        return rc, out, err
+    if "LeakSanitizer" in errs:
+        c.count(kind, "tool-sanitizer")
+        c.fail(check + ":tool-sanitizer", "%s: %s" % (path, errs[-800:]))
+        return rc, out, err
+    if rc != 0:
+        c.count(kind, "tool-exit-%d" % rc)
+        base = os.path.basename(path)
+        if not lines:
+            c.fail(check + ":tool-silent", "exit %d with empty stderr on %s" % (rc, path))
+        elif not any(base in l for l in lines):
+            c.fail(check + ":tool-noname", "exit %d, stderr does not name %s: %r" %
+                   (rc, base, lines[:3]))
+        elif rc == 1 and out.strip():
+            c.fail(check + ":tool-stdout", "exit 1 but a report on stdout (%s)" % path)
+        c.count(kind, "tool-err-lines-%d" % min(len(lines), 3))
+    else:
+        c.count(kind, "tool-ok" + ("-warned" if lines else ""))
+        if truncated and not lines:
+            c.fail(check + ":tool-silent-truncation",
+                   "exit 0 without any warning on a truncated file %s" % path)
+    return rc, out, err
+
+
+# ---- trace-cmd report ----------------------------------------------------------
+
+def report_env(c, plugin_dir, preload=True):
+    env = dict(os.environ)
+    env["TRACEEVENT_PLUGIN_DIR"] = plugin_dir
+    env["HOME"] = c.home      # no ~/.local/lib/traceevent/plugins copy can shadow
+    if c.preload and preload:
+        env["LD_PRELOAD"] = c.preload
+        env["ASAN_OPTIONS"] = "detect_leaks=0"
+    return env
+
+
+def check_report(c, check, path):
+    if not c.a.plugin_dir:
+        return
+    kind = check.split(":")[0]
+    rc, out, err = run(["trace-cmd", "report", path], env=report_env(c, c.a.plugin_dir))
+    errs = err.decode("utf-8", "replace")
+    if c.preload and ("AddressSanitizer" in errs or "runtime error:" in errs):
+        if "plugin_gpu_sched" in errs or "gpulat" in errs:
+            c.count(kind, "report-plugin-sanitizer")
+            c.fail(check + ":report-sanitizer", "%s: %s" % (path, errs[-1500:]))
+            return
+        rc = -1     # died under ASan (in trace-cmd or libtraceevent): classify below
+    if not crashed(rc, tool=False):
+        c.count(kind, "report-ok" if rc == 0 else "report-rejected")
+        return
+    # who crashed? the same without our plugin (system plugins only), then -N
+    rc2, _, _ = run(["trace-cmd", "report", path], env=report_env(c, c.empty_plugins, False))
+    rc3, _, _ = run(["trace-cmd", "report", "-N", path], env=report_env(c, c.empty_plugins, False))
+    if crashed(rc2, tool=False) or crashed(rc3, tool=False):
+        c.count(kind, "report-crash-third-party")
+        c.third.append("%s: trace-cmd report %s (with our plugin: %s, system plugins "
+                       "only: %s, -N: %s)" % (check, path, rc, rc2, rc3))
+        return
+    c.count(kind, "report-crash-plugin")
+    c.fail(check + ":report", "trace-cmd report dies only with our plugin (exit %s) on %s: %s"
+           % (rc, path, errs[-800:]))
+
+
+def check_both(c, check, path, truncated=False, report=True):
+    check_tool(c, check, path, truncated)
+    if report:
+        check_report(c, check, path)
+
+
+def parallel(c, items):
+    """items: (check, path, truncated[, report])"""
+    with cf.ThreadPoolExecutor(max_workers=c.a.jobs) as ex:
+        list(ex.map(lambda it: check_both(c, *it), items))
+
+
+# ---- base traces ---------------------------------------------------------------
+
+def base_traces(c):
+    """small v6 and v7 traces from the generator (if built), else the samples"""
+    out = []
+    if c.a.gen and os.access(c.a.gen, os.X_OK):
+        for scen, ver in (("deps", "6"), ("steady-617", "7")):
+            p = os.path.join(c.work, "base-%s-v%s.dat" % (scen, ver))
+            if not os.path.exists(p):
+                rc, _, err = run([c.a.gen, "-q", "-s", scen, "--file-version", ver,
+                                  "--events", "3000", "-o", p])
+                if rc != 0:
+                    sys.exit("damaged: gpu-trace-gen failed: %s" % err.decode()[-300:])
+            out.append(p)
+    else:
+        for n in ("era-57.dat", "steady-617.dat"):
+            out.append(os.path.join(c.a.samples, n))
+    return out
+
+
+def cpu_data_range(path):
+    """(start, end) of the flyrecord CPU data of a v6 file, None for others"""
+    with open(path, "rb") as fh:
+        b = fh.read()
+    if b[10:12] != b"6\0":
+        return None
+    i = b.find(b"flyrecord\0")
+    if i < 0:
+        return None
+    off, size = struct.unpack_from("<QQ", b, i + 10)
+    return off, min(len(b), off + size)
+
+
+# ---- kinds -----------------------------------------------------------------------
+
+def kind_truncate(c):
+    items = []
+    for base in base_traces(c):
+        with open(base, "rb") as fh:
+            data = fh.read()
+        n = len(data)
+        step = 1 if c.a.full or "v6" in base else 8
+        if c.sparse:
+            step *= 4
+        offs = set(range(0, min(512, n), step))
+        offs |= {n * (i + 1) // 42 for i in range(41)}  # 40 spread inside + ends
+        offs.discard(n)
+        name = os.path.splitext(os.path.basename(base))[0]
+        d = os.path.join(c.work, "truncate")
+        os.makedirs(d, exist_ok=True)
+        for o in sorted(offs):
+            p = os.path.join(d, "%s-cut%07d.dat" % (name, o))
+            with open(p, "wb") as fh:
+                fh.write(data[:o])
+            # trace-cmd report is the slow part: a quarter of the header cuts by default
+            rep = c.a.full or o >= 512 or o % (16 if c.sparse else 4) == 0
+            items.append(("truncate:%s@%d" % (name, o), p, True, rep))
+    c.stats.setdefault("truncate", {})["files"] = len(items)
+    parallel(c, items)
+
+
+def kind_bitflip(c):
+    items = []
+    rnd = random.Random(20261130)
+    per = 200 if c.a.full else 10 if c.sparse else 30
+    d = os.path.join(c.work, "bitflip")
+    os.makedirs(d, exist_ok=True)
+    for base in base_traces(c):
+        with open(base, "rb") as fh:
+            data = fh.read()
+        name = os.path.splitext(os.path.basename(base))[0]
+        rng = cpu_data_range(base)
+        for i in range(per):
+            b = bytearray(data)
+            where = "any"
+            lo, hi = 0, len(b)
+            if rng and i % 2:
+                lo, hi = rng
+                where = "data"
+            for _ in range(rnd.choice((1, 1, 2, 4, 8, 32))):
+                pos = rnd.randrange(lo, hi)
+                b[pos] ^= 1 << rnd.randrange(8)
+            p = os.path.join(d, "%s-flip%03d-%s.dat" % (name, i, where))
+            with open(p, "wb") as fh:
+                fh.write(b)
+            items.append(("bitflip:%s#%d" % (name, i), p, False))
+    c.stats.setdefault("bitflip", {})["files"] = len(items)
+    parallel(c, items)
+
+
+def kind_zero(c):
+    d = os.path.join(c.work, "zero")
+    os.makedirs(d, exist_ok=True)
+    base = base_traces(c)[0]
+    with open(base, "rb") as fh:
+        data = fh.read()
+    files = {
+        "zero-length.dat": b"",
+        "magic-only.dat": data[:10],
+        "version-only.dat": data[:12],
+        "text.dat": b"this is not a trace\n" * 20,
+        "zeros.dat": b"\0" * 8192,
+        "ones.dat": b"\xff" * 8192,
+        "header-no-data.dat": data[:cpu_data_range(base)[0]] if cpu_data_range(base) else data[:1000],
+    }
+    items = []
+    for n, content in files.items():
+        p = os.path.join(d, n)
+        with open(p, "wb") as fh:
+            fh.write(content)
+        items.append(("zero:" + n, p, n != "text.dat"))
+    # a directory, a missing file, an unreadable name
+    items.append(("zero:directory", d, False))
+    items.append(("zero:missing", os.path.join(d, "does-not-exist.dat"), False))
+    c.stats.setdefault("zero", {})["files"] = len(items)
+    for check, p, trunc in items:
+        # the tool must always fail on these, with one line naming the file
+        rc, out, err = check_tool(c, check, p, truncated=False)
+        if rc == 0:
+            c.fail(check + ":tool-accepts", "exit 0 on %s" % p)
+        if os.path.isfile(p):
+            check_report(c, check, p)
+
+
+# ---- layouts (mkdat.py) ------------------------------------------------------------
+
+ERA61 = "linux-6.1-debian"
+ERA617 = "linux-6.17"
+
+
+def field_line(text, name):
+    m = re.search(r"^\s*field:[^\n]*?\b%s(\[[^\]]*\])?;[^\n]*\n" % re.escape(name), text, re.M)
+    return m
+
+
+def drop_field(name):
+    def edit(t):
+        m = field_line(t, name)
+        return t[:m.start()] + t[m.end():] if m else t
+    return edit
+
+
+def rename_field(name, new):
+    def edit(t):
+        m = field_line(t, name)
+        if not m:
+            return t
+        line = re.sub(r"\b%s(?=(\[[^\]]*\])?;)" % re.escape(name), new, m.group(0), count=1)
+        return t[:m.start()] + line + t[m.end():]
+    return edit
+
+
+def set_attr(name, attr, value):
+    def edit(t):
+        m = field_line(t, name)
+        if not m:
+            return t
+        line = re.sub(r"%s:-?\d+" % attr, "%s:%s" % (attr, value), m.group(0))
+        return t[:m.start()] + line + t[m.end():]
+    return edit
+
+
+def set_type(name, newdecl):
+    """replace the declaration (type and name) of a field"""
+    def edit(t):
+        m = field_line(t, name)
+        if not m:
+            return t
+        line = re.sub(r"field:[^;]*;", "field:%s;" % newdecl, m.group(0), count=1)
+        return t[:m.start()] + line + t[m.end():]
+    return edit
+
+
+def shift_fields(by, insert=None):
+    """move every non-common field by BY bytes, optionally inserting a field first"""
+    def edit(t):
+        out = []
+        done = False
+        for line in t.splitlines(True):
+            m = re.search(r"field:([^;]*);\s*offset:(\d+);", line)
+            if m and "common_" not in m.group(1):
+                if insert and not done:
+                    out.append("\tfield:%s;\toffset:8;\tsize:%d;\tsigned:0;\n" % (insert, by))
+                    done = True
+                line = line.replace("offset:%s;" % m.group(2),
+                                    "offset:%d;" % (int(m.group(2)) + by), 1)
+            out.append(line)
+        return "".join(out)
+    return edit
+
+
+def swap_offsets(a, b):
+    def edit(t):
+        ma, mb = field_line(t, a), field_line(t, b)
+        if not ma or not mb:
+            return t
+        oa = re.search(r"offset:(\d+)", ma.group(0)).group(1)
+        ob = re.search(r"offset:(\d+)", mb.group(0)).group(1)
+        la = ma.group(0).replace("offset:%s;" % oa, "offset:%s;" % ob)
+        lb = mb.group(0).replace("offset:%s;" % ob, "offset:%s;" % oa)
+        t = t.replace(ma.group(0), "\0A").replace(mb.group(0), "\0B")
+        return t.replace("\0A", la).replace("\0B", lb)
+    return edit
+
+
+def compose(*fs):
+    def edit(t):
+        for f in fs:
+            t = f(t)
+        return t
+    return edit
+
+
+def layout_trace(c, path, edits=None, era="6.1", endian="<", damage=None, extra=None):
+    """a small trace: 2 rings, 60 jobs, queue -> run -> done -> finished-fence signal"""
+    edits = edits or {}
+    t = mkdat.Trace(c.a.formats, endian=endian)
+    if era == "6.1":
+        names = ("drm_sched_job", "drm_run_job", "drm_sched_process_job")
+        for n in names:
+            t.load(ERA61, "gpu_scheduler", n, edits.get(n))
+    else:
+        names = ("drm_sched_job_queue", "drm_sched_job_run", "drm_sched_job_done")
+        for n in names:
+            t.load(ERA617, "gpu_scheduler", n, edits.get(n))
+    t.load(ERA61, "dma_fence", "dma_fence_signaled", edits.get("dma_fence_signaled"))
+    for sysname, text in (extra or []):
+        t.add_format(sysname, text)
+    t.comm(1000, "glxgears")
+    t.comm(1001, "compute")
+    ts = 5000000000
+    busy = {"gfx": 0, "comp": 0}
+    for i in range(60):
+        ring = "gfx" if i % 3 else "comp"
+        pid = 1000 if ring == "gfx" else 1001
+        ctx = 100 if ring == "gfx" else 200
+        seq = i + 1
+        fence = 0xffff888100000000 + (i % 7) * 0x200 + (0 if ring == "gfx" else 0x10000)
+        q = ts + i * 500000
+        r = q + 20000 + (i % 5) * 3000
+        start = max(r, busy[ring])
+        d = start + 150000 + (i % 4) * 40000
+        busy[ring] = d
+        if era == "6.1":
+            base = {"entity": 0xffff888000001000, "fence": fence, "name": ring, "id": seq,
+                    "job_count": 1, "hw_job_count": 1}
+            t.event(0, q, "drm_sched_job", pid, base)
+            t.event(1, r, "drm_run_job", pid, base)
+            t.event(1, d, "drm_sched_process_job", 0, {"fence": fence})
+        else:
+            base = {"name": ring, "dev": "0000:03:00.0", "fence_context": ctx + 1,
+                    "fence_seqno": seq, "client_id": 7, "job_count": 1, "hw_job_count": 1}
+            t.event(0, q, "drm_sched_job_queue", pid, base)
+            t.event(1, r, "drm_sched_job_run", pid, base)
+            t.event(1, d, "drm_sched_job_done", 0, base)
+        t.event(1, d + 1000, "dma_fence_signaled", 0,
+                {"driver": "drm_sched", "timeline": ring, "context": ctx + 1, "seqno": seq})
+    if damage:
+        damage(t)
+    t.write(path)
+    return path
+
+
+def tool_json(c, path):
+    rc, out, err = run([c.a.tool, "--json", "--jobs", path], env=tool_env())
+    if rc != 0:
+        return None, err.decode("utf-8", "replace")
+    try:
+        j = json.loads(out)
+    except ValueError:
+        return None, "bad json"
+    j.pop("files", None)
+    return j, err.decode("utf-8", "replace")
+
+
+def damage_dataloc(t):
+    """every 5th drm_run_job's name __data_loc points past the record"""
+    f = t.by_name.get("drm_run_job")
+    if not f:
+        return
+    off = next(x["offset"] for x in f.fields if x["name"] == "name")
+    evs = t.events[1]
+    k = 0
+    for i, (ts, payload) in enumerate(evs):
+        if struct.unpack_from("<H", payload, 0)[0] == f.id:
+            k += 1
+            if k % 5 == 0:
+                b = bytearray(payload)
+                struct.pack_into("<I", b, off, (200 << 16) | 0xfff0)
+                evs[i] = (ts, bytes(b))
+
+
+def damage_cut(event, size):
+    """every record of EVENT cut to SIZE bytes (its format says more)"""
+    def damage(t):
+        f = t.by_name[event]
+        for cpu, evs in t.events.items():
+            for i, (ts, payload) in enumerate(evs):
+                if struct.unpack_from("<H", payload, 0)[0] == f.id:
+                    evs[i] = (ts, payload[:size])
+    return damage
+
+
+def damage_short(t):
+    """every 4th record of each cpu cut to 8 bytes (common fields only)"""
+    for cpu, evs in t.events.items():
+        for i in range(0, len(evs), 4):
+            evs[i] = (evs[i][0], evs[i][1][:8])
+
+
+TEP_CRASH_PRINT = """name: drm_sched_job_bad
+ID: 1999
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:u64 id;\toffset:8;\tsize:8;\tsigned:0;
+
+print fmt: "id=%llu name=%s", REC->id, __char name[16];ne)
+"""
+
+TEP_CRASH_DATALOC = """name: dma_fence_destroy
+ID: 2192
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:__data_loc char[ driver;\toffset:8;\tsize:4;\tsigned:0;
+\tfield:__data_loc char[] timeline;\toffset:12;\tsize:4;\tsigned:0;
+\tfield:unsigned int context;\toffset:16;\tsize:4;\tsigned:0;
+\tfield:unsigned int seqno;\toffset:20;\tsize:4;\tsigned:0;
+
+print fmt: "driver=%s timeline=%s context=%u seqno=%u", __get_str(driver), __get_str(timeline), REC->context, REC->seqno
+"""
+
+# name -> (era, edits, endian, damage, expect)
+# expect: "same" = same numbers as the unedited trace of that era,
+#         ("warn", words) = a warning naming all words, "any" = no crash only
+LAYOUTS = {
+    "base-6.1": ("6.1", {}, "<", None, "any"),
+    "base-6.17": ("6.17", {}, "<", None, "any"),
+    "moved-fields": ("6.1", {"drm_sched_job": swap_offsets("entity", "fence"),
+                             "drm_run_job": swap_offsets("entity", "fence")}, "<", None, "same"),
+    "added-field": ("6.1", {n: shift_fields(8, "u64 new_thing")
+                            for n in ("drm_sched_job", "drm_run_job", "drm_sched_process_job")},
+                    "<", None, "same"),
+    "added-field-6.17": ("6.17", {n: shift_fields(8, "u64 new_thing")
+                                  for n in ("drm_sched_job_queue", "drm_sched_job_run",
+                                            "drm_sched_job_done")}, "<", None, "same"),
+    "big-endian": ("6.1", {}, ">", None, "same"),
+    "big-endian-6.17": ("6.17", {}, ">", None, "same"),
+    # no kernel had a char[] name: the era guess differs, nothing else may
+    "name-char-array": ("6.1", {n: set_type("name", "char name[16]")
+                                for n in ("drm_sched_job", "drm_run_job")}, "<", None,
+                        ("same", ["era"])),
+    # linked by fence pointer alone; only the ids themselves are unknown
+    "no-optional-id": ("6.1", {n: drop_field("id") for n in ("drm_sched_job", "drm_run_job")},
+                       "<", None, ("same", ["id"])),
+    "no-counts": ("6.1", {n: compose(drop_field("job_count"), drop_field("hw_job_count"))
+                          for n in ("drm_sched_job", "drm_run_job")}, "<", None, "any"),
+    "missing-done-fence": ("6.1", {"drm_sched_process_job": drop_field("fence")}, "<", None,
+                           ("warn", ["drm_sched_process_job", "fence"])),
+    "renamed-ring-name": ("6.1", {n: rename_field("name", "ring_name")
+                                  for n in ("drm_sched_job", "drm_run_job")}, "<", None,
+                          ("warn", ["drm_sched_job", "name"])),
+    "missing-seqno-6.17": ("6.17", {"drm_sched_job_done": drop_field("fence_seqno")}, "<", None,
+                           ("warn", ["drm_sched_job_done", "fence_seqno"])),
+    "missing-timeline": ("6.1", {"dma_fence_signaled": drop_field("timeline")}, "<", None,
+                         ("warn", ["dma_fence_signaled", "timeline"])),
+    "fence-u32": ("6.1", {n: set_attr("fence", "size", 4)
+                          for n in ("drm_sched_job", "drm_run_job", "drm_sched_process_job")},
+                  "<", None, "any"),
+    "ctx-u64-fence-event": ("6.1", {"dma_fence_signaled": compose(
+        set_type("context", "u64 context"), set_attr("context", "size", 8),
+        set_attr("seqno", "offset", 24))}, "<", None, "any"),
+    "seqno-u32-6.17": ("6.17", {n: set_attr("fence_seqno", "size", 4)
+                                for n in ("drm_sched_job_queue", "drm_sched_job_run",
+                                          "drm_sched_job_done")}, "<", None, "any"),
+    "id-size-0": ("6.1", {n: set_attr("id", "size", 0)
+                          for n in ("drm_sched_job", "drm_run_job")}, "<", None, "any"),
+    "id-size-16": ("6.1", {n: set_attr("id", "size", 16)
+                           for n in ("drm_sched_job", "drm_run_job")}, "<", None, "any"),
+    "fence-offset-outside": ("6.1", {"drm_sched_process_job": set_attr("fence", "offset", 4000)},
+                             "<", damage_cut("drm_sched_process_job", 16),
+                             ("warn", ["drm_sched_process_job"])),
+    "name-offset-negative": ("6.1", {"drm_run_job": set_attr("name", "offset", -8)}, "<", None,
+                             "any"),
+    "name-as-number": ("6.1", {n: set_type("name", "u32 name")
+                               for n in ("drm_sched_job", "drm_run_job")}, "<", None, "any"),
+    "dataloc-outside": ("6.1", {}, "<", damage_dataloc, ("warn", ["drm_run_job"])),
+    "short-records": ("6.1", {}, "<", damage_short, ("warn", ["damaged"])),
+    "duplicate-field": ("6.1", {"drm_sched_process_job": lambda t: t.replace(
+        "\tfield:struct dma_fence * fence;", "\tfield:u64 fence;\toffset:8;\tsize:8;\tsigned:0;\n"
+        "\tfield:struct dma_fence * fence;", 1)}, "<", None, "any"),
+    "tep-crash-print-fmt": ("6.1", {}, "<", None, "any"),
+    "tep-crash-data-loc": ("6.1", {}, "<", None, "any"),
+}
+LAYOUT_EXTRA = {
+    "tep-crash-print-fmt": [("gpu_scheduler", TEP_CRASH_PRINT)],
+    "tep-crash-data-loc": [("dma_fence", TEP_CRASH_DATALOC)],
+}
+
+
+def strip_keys(x, keys):
+    if not keys or x is None:
+        return x
+    if isinstance(x, dict):
+        return {k: strip_keys(v, keys) for k, v in x.items() if k not in keys}
+    if isinstance(x, list):
+        return [strip_keys(v, keys) for v in x]
+    return x
+
+
+def kind_layout(c):
+    d = os.path.join(c.work, "layout")
+    os.makedirs(d, exist_ok=True)
+    paths = {}
+    for name, (era, edits, endian, damage, expect) in LAYOUTS.items():
+        p = os.path.join(d, name + ".dat")
+        layout_trace(c, p, edits, era, endian, damage, LAYOUT_EXTRA.get(name))
+        paths[name] = p
+    c.stats.setdefault("layout", {})["files"] = len(paths)
+    ref = {}
+    for era in ("6.1", "6.17"):
+        j, err = tool_json(c, paths["base-" + era])
+        if j is None:
+            c.fail("layout:base-%s" % era, "gpu-latency fails on the unedited trace: %s" % err)
+        elif j["counts"]["complete"] != 60:
+            c.fail("layout:base-%s" % era, "expected 60 complete jobs, got %s"
+                   % j["counts"]["complete"])
+        ref[era] = j
+
+    def one(name):
+        era, edits, endian, damage, expect = LAYOUTS[name]
+        p = paths[name]
+        check = "layout:" + name
+        rc, out, err = check_tool(c, check, p)
+        check_report(c, check, p)
+        if crashed(rc):
+            return
+        errs = err.decode("utf-8", "replace")
+        if expect == "same" or (isinstance(expect, tuple) and expect[0] == "same"):
+            ignore = set(expect[1]) if isinstance(expect, tuple) else set()
+            j, e2 = tool_json(c, p)
+            if j is not None:
+                j = strip_keys(j, ignore)
+            r = strip_keys(ref.get(era), ignore)
+            if j is None:
+                c.fail(check + ":same", "gpu-latency fails: %s" % e2.strip()[-300:])
+            elif r is not None and j != r:
+                diff = [k for k in j if j.get(k) != r.get(k)]
+                c.fail(check + ":same", "numbers differ from the original layout in %s" % diff)
+            else:
+                c.count("layout", "same-numbers")
+        elif isinstance(expect, tuple) and expect[0] == "warn":
+            words = expect[1]
+            if not all(w in errs for w in words):
+                c.fail(check + ":warn", "no warning naming %s (stderr: %r)" %
+                       (words, errs.strip()[-300:]))
+            else:
+                c.count("layout", "warned")
+
+    with cf.ThreadPoolExecutor(max_workers=c.a.jobs) as ex:
+        list(ex.map(one, list(paths)))
+
+
+# ---- time going backwards ----------------------------------------------------------
+
+def backwards_trace(c, path):
+    """cpu 1's second page starts earlier than its first: done before run"""
+    t = mkdat.Trace(c.a.formats, keep_order=True)
+    for n in ("drm_sched_job", "drm_run_job", "drm_sched_process_job"):
+        t.load(ERA61, "gpu_scheduler", n)
+    t.comm(1000, "glxgears")
+    for i in range(3):
+        base = {"entity": 0xffff888000001000, "fence": 0xffff888100000000 + i * 0x100,
+                "name": "gfx", "id": i + 1, "job_count": 1, "hw_job_count": 1}
+        q = 1000000000 + i * 10000000
+        t.event(0, q, "drm_sched_job", 1000, base)
+        t.event(1, q + 5000000, "drm_run_job", 1000, base)
+        t.page_break(1)
+        # the done is stamped 4 ms BEFORE the run (a damaged/bit-flipped page timestamp)
+        t.event(1, q + 1000000, "drm_sched_process_job", 0, {"fence": base["fence"]})
+        t.page_break(1)
+    t.write(path)
+    return path
+
+
+def kind_backwards(c):
+    """per-cpu time going backwards must not give absurd durations silently"""
+    d = os.path.join(c.work, "backwards")
+    os.makedirs(d, exist_ok=True)
+    p = backwards_trace(c, os.path.join(d, "done-before-run.dat"))
+    c.stats.setdefault("backwards", {})["files"] = 1
+    rc, out, err = check_tool(c, "backwards:done-before-run", p)
+    check_report(c, "backwards:done-before-run", p)
+    if crashed(rc) or rc != 0:
+        return
+    j, errs = tool_json(c, p)
+    if j is None:
+        return
+    span = j.get("span_ns") or 0
+    bad = []
+
+    def walk(x, path):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                walk(v, path + "." + k)
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                walk(v, "%s[%d]" % (path, i))
+        elif isinstance(x, int) and not isinstance(x, bool) and x > span and \
+                re.search(r"(wait|hw_queue|exec|total|dep_wait|min|max|mean|p50|p90|p99|p999)$",
+                          path) and not path.endswith("_ts"):
+            bad.append("%s=%d" % (path, x))
+    walk(j, "")
+    if bad and not errs.strip():
+        c.fail("backwards:silent-absurd", "durations longer than the trace (%d ns) and no "
+               "warning: %s" % (span, ", ".join(bad[:4])))
+    elif bad:
+        c.count("backwards", "absurd-but-warned")
+    else:
+        c.count("backwards", "sane")
+
+
+# ---- hang: millions of open jobs -----------------------------------------------------
+
+def kind_hang(c):
+    jobs = c.a.hang_jobs
+    p = os.path.join(c.work, "hang-%d.dat" % jobs)
+    mkdat.write_hang(p, jobs, c.a.formats)
+    c.stats.setdefault("hang", {})["files"] = 1
+    c.stats["hang"]["jobs"] = jobs
+    timev = "/usr/bin/time"
+    cmd = [c.a.tool, p]
+    if os.access(timev, os.X_OK):
+        cmd = [timev, "-f", "@@RSS %M"] + cmd
+    rc, out, err = run(cmd, env=tool_env(), timeout=600)
+    errs = err.decode("utf-8", "replace")
+    m = re.search(r"@@RSS (\d+)", errs)
+    rss_kb = int(m.group(1)) if m else None
+    if rss_kb is None:
+        import resource
+        rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    c.stats["hang"]["peak_rss_kb"] = rss_kb
+    if crashed(rc) or (isinstance(rc, int) and rc != 0):
+        c.fail("hang:tool", "gpu-latency exit %s on %d open jobs: %s" % (rc, jobs, errs[-400:]))
+        return
+    text = out.decode("utf-8", "replace")
+    m = re.search(r"jobs\s+(\d+)\s+\((\d+) complete, (\d+) incomplete", text)
+    if not m or int(m.group(1)) != jobs or int(m.group(3)) != jobs:
+        c.fail("hang:count", "expected %d incomplete jobs, report says %r" %
+               (jobs, m.group(0) if m else text[:300]))
+    cap = 1 << 20
+    if jobs > cap and not re.search(r"in flight|cap|max", errs):
+        c.fail("hang:cap-warning", "the tracker cap (%d) was hit but nothing said so: %r"
+               % (cap, errs[-300:]))
+    # generous: ~600 bytes per open job up to the cap, plus 64 MB (x3 under ASan)
+    bound = 64 * 1024 + min(jobs, cap) * 600 // 1024
+    if linked_asan(c.a.tool):
+        bound *= 3
+    c.stats["hang"]["rss_bound_kb"] = bound
+    if rss_kb > bound:
+        c.fail("hang:rss", "peak RSS %d KB > bound %d KB for %d open jobs" % (rss_kb, bound, jobs))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kind", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--plugin-dir")
+    ap.add_argument("--gen")
+    ap.add_argument("--formats", default=mkdat.formats_dir_default())
+    ap.add_argument("--samples")
+    ap.add_argument("--full", action="store_true")
+    ap.add_argument("--jobs", type=int, default=6)
+    ap.add_argument("--hang-jobs", type=int, default=200000)
+    a = ap.parse_args()
+    if not os.access(a.tool, os.X_OK):
+        print("damaged: %s not built, skipped" % a.tool)
+        return 0
+    shutil.rmtree(a.work, ignore_errors=True)
+    os.makedirs(a.work)
+    c = Ctx(a)
+    if a.plugin_dir:
+        for d in ("/usr/lib/x86_64-linux-gnu/traceevent/plugins", "/usr/lib/traceevent/plugins"):
+            if os.path.exists(os.path.join(d, "plugin_gpu_sched.so")):
+                print("damaged: WARNING an installed %s/plugin_gpu_sched.so is loaded before "
+                      "the one under test" % d)
+    kinds = ["zero", "truncate", "bitflip", "layout", "backwards", "hang"] \
+        if a.kind == "all" else [a.kind]
+    for k in kinds:
+        globals()["kind_" + k](c)
+    print("damaged: %s" % json.dumps(c.stats, sort_keys=True))
+    with open(os.path.join(a.work, "third-party.txt"), "w") as fh:
+        fh.write("".join(t + "\n" for t in c.third))
+    for t in c.third:
+        print("THIRD-PARTY (not our plugin): " + t)
+    for x in c.xfails:
+        print("XFAIL " + x)
+    for f in c.fails[:50]:
+        print("FAIL " + f)
+    if c.fails:
+        print("damaged: %d failure(s)" % len(c.fails))
+        return 1
+    print("damaged: OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: LGPL-2.1
+# fuzz/mkcorpus: the extractor turns a real trace into inputs that replay clean.
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+execute_process(COMMAND "${MK}" -n 32 -m 4 "${TRACE}" "${OUT}" smoke RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+	message(FATAL_ERROR "fuzz-mkcorpus failed (${rc})")
+endif()
+file(GLOB inputs "${OUT}/smoke-*")
+list(LENGTH inputs n)
+if(n LESS 4)
+	message(FATAL_ERROR "fuzz-mkcorpus wrote ${n} inputs, expected 4")
+endif()
+execute_process(COMMAND "${REPLAY}" "${OUT}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+	message(FATAL_ERROR "replay of the extracted inputs failed (${rc})")
+endif()
