@@ -419,7 +419,8 @@ struct gpulat_worst {
 
 enum gpulat_stall_kind {
 	GPULAT_STALL_SUBMIT_GAP = 0,	/* a process submitted nothing for > threshold */
-	GPULAT_STALL_RING_IDLE,		/* a ring with queued work... or idle between jobs */
+	GPULAT_STALL_RING_IDLE,		/* a ring idle between two jobs: previous done ->
+					 * next start (union of busy intervals) */
 };
 
 struct gpulat_stall {
