@@ -82,10 +82,13 @@ static struct pair *pairs(const struct gl_run *base, const struct gl_run *cur, s
 	return p;
 }
 
+/* "+12.5%", or "25x" once the current value is ten times the base or more */
 static const char *delta_pct(char *buf, size_t len, double b, double c)
 {
 	if (b == 0.0)
 		snprintf(buf, len, c == 0.0 ? "0%%" : "new");
+	else if (c >= 10.0 * b)
+		snprintf(buf, len, "%.0fx", c / b);
 	else
 		snprintf(buf, len, "%+.1f%%", 100.0 * (c - b) / b);
 	return buf;

@@ -67,6 +67,8 @@ struct gl_cond {
 	bool		relative;	/* value is a change in % against --compare */
 	bool		duration;	/* print the value as a duration */
 	char		text[64];	/* as written */
+	char		what[32];	/* "p99.exec" */
+	char		rhs[32];	/* ">5ms" */
 };
 
 struct gl_gate {
@@ -172,6 +174,8 @@ static int parse_cond(struct gl_cond *c, const char *t, char *err, size_t errlen
 			 "avg_depth, lost_events, stalls)", t, (int)(op - t), t);
 		return -1;
 	}
+	snprintf(c->what, sizeof(c->what), "%.*s", (int)(op - t), t);
+	snprintf(c->rhs, sizeof(c->rhs), "%s", op);
 	v = op + 1;
 	c->op = *op;
 	if (*v == '=') {
@@ -476,16 +480,16 @@ static int check_cond(const struct gl_gate *g, const struct gl_cond *c,
 		limit = bv * (1.0 + c->value / 100.0);
 		if (!compare(v, c->op, limit))
 			return 0;
-		fprintf(msg, "%s: gate '%s' failed: %s %s = %s, base %s (%+.1f%%, limit %+.1f%%)\n",
-			GL_NAME, g->spec, what, c->text, fmt_value(a, sizeof(a), c, v),
+		fprintf(msg, "%s: gate '%s' failed: %s: %s = %s, base %s (%+.1f%%; limit %s)\n",
+			GL_NAME, g->spec, what, c->what, fmt_value(a, sizeof(a), c, v),
 			fmt_value(b, sizeof(b), c, bv),
-			bv ? 100.0 * (v - bv) / bv : 0.0, c->value);
+			bv ? 100.0 * (v - bv) / bv : 0.0, c->rhs);
 		return 1;
 	}
 	if (!compare(v, c->op, c->value))
 		return 0;
-	fprintf(msg, "%s: gate '%s' failed: %s %s (is %s)\n", GL_NAME, g->spec, what, c->text,
-		fmt_value(a, sizeof(a), c, v));
+	fprintf(msg, "%s: gate '%s' failed: %s: %s = %s (limit %s)\n", GL_NAME, g->spec, what,
+		c->what, fmt_value(a, sizeof(a), c, v), c->rhs);
 	return 1;
 }
 

@@ -393,9 +393,28 @@ static int write_cpu_file(const char *path, const struct w_cpu *c, int page_size
 	return ret;
 }
 
+/* formats of the systems we record (not all ~2000 of the kernel: slow to copy) */
+static struct tracecmd_event_list *event_globs(struct tracecmd_event_list *v, size_t n)
+{
+	static const char * const globs[] = {
+		"gpu_scheduler/*", "gpu_sched/*", "dma_fence/*", "amdgpu/*", "irq/*", "sched/*",
+		"power/*",
+	};
+	size_t i, k = 0;
+
+	for (i = 0; i < sizeof(globs) / sizeof(globs[0]) && k < n; i++) {
+		v[k].glob = globs[i];
+		v[k].next = NULL;
+		if (k)
+			v[k - 1].next = &v[k];
+		k++;
+	}
+	return v;
+}
+
 static int save_trace(struct watch *w, char *out, size_t outlen)
 {
-	struct tracecmd_event_list all = { .next = NULL, .glob = "all" };
+	struct tracecmd_event_list globs[8];
 	char tmpdir[] = "/tmp/gpu-latency-watch-XXXXXX";
 	struct tracecmd_output *h;
 	char **files;
@@ -430,7 +449,8 @@ static int save_trace(struct watch *w, char *out, size_t outlen)
 			    tracecmd_output_set_compression(h, "zstd"))
 				tracecmd_output_set_version(h, 6);
 			if (tracecmd_output_set_trace_dir(h, w->dir) ||
-			    tracecmd_output_write_headers(h, &all) || tracecmd_write_cmdlines(h) ||
+			    tracecmd_output_write_headers(h, event_globs(globs, 8)) ||
+			    tracecmd_write_cmdlines(h) ||
 			    tracecmd_append_cpu_data(h, w->ncpus, files))
 				ret = -EIO;
 			tracecmd_output_close(h);
@@ -592,10 +612,14 @@ static void teardown(struct watch *w)
 	int c;
 	size_t i;
 
-	instance_stop(w);
+	/* the per-CPU readers keep the instance busy: close them first */
 	for (c = 0; w->cpus && c < w->ncpus; c++) {
 		if (w->cpus[c].tc)
 			tracefs_cpu_close(w->cpus[c].tc);
+		w->cpus[c].tc = NULL;
+	}
+	instance_stop(w);
+	for (c = 0; w->cpus && c < w->ncpus; c++) {
 		for (i = 0; w->cpus[c].pages && i < W_PAGES_MAX; i++)
 			free(w->cpus[c].pages[i].data);
 		free(w->cpus[c].pages);
