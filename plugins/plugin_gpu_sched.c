@@ -67,7 +67,8 @@ static struct tep_plugin_option gs_options[] = {
 	[GS_OPT_ANNOTATE] = {
 		.name = "annotate",
 		.plugin_alias = GS_ALIAS,
-		.description = "Annotate job latencies inline: wait on run, wait, exec and total on done",
+		.description =
+		"Annotate job latencies inline: wait on run, wait, exec and total on done",
 	},
 	[GS_OPT_RAW] = {
 		.name = "raw",

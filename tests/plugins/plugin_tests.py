@@ -449,18 +449,19 @@ def cmd_multi(a):
         fail("-i a -i b: %d summary tables, want 2" % len(tables))
         return finish("multi")
 
-    # match tables to files by their first timestamp (the header carries the span)
-    def first(t):
-        return "%d.%06d" % (t["first_ts"] // 10**9, t["first_ts"] % 10**9 // 1000)
+    # each file has its own table; tell them apart by their (dev, ring) rows
+    def rows(x):
+        return set(k for k in x if k != "_header")
+    want = []
     for t, nm in ((ta, a.trace_a), (tb, a.trace_b)):
-        tab = [x for x in tables if (" %s " % first(t)) in x["_header"] + " "
-               or first(t) in x["_header"]]
+        want.append(set((r.get("dev") or "", r.get("ring_label") or r["ring"]) for r in t["rings"]))
+    if want[0] == want[1]:
+        print("the two traces have the same rings; pick two that differ")
+        return SKIP
+    for t, nm, w in ((ta, a.trace_a, want[0]), (tb, a.trace_b, want[1])):
+        tab = [x for x in tables if rows(x) == w]
         if len(tab) != 1:
-            # fall back: the table whose rings match this truth
-            tab = [x for x in tables if set(k for k in x if k != "_header") ==
-                   set((r.get("dev") or "", r.get("ring_label") or r["ring"]) for r in t["rings"])]
-        if not tab:
-            fail("no summary table for %s" % nm)
+            fail("no summary table with the rings of %s (%s)" % (nm, sorted(w)))
             continue
         check_summary(tab[0], t, os.path.basename(nm))
     return finish("multi")
