@@ -52,6 +52,7 @@ struct tracecmd_output *tracecmd_output_create(const char *output_file);
 int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
 int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
 int tracecmd_output_set_trace_dir(struct tracecmd_output *handle, const char *tracing_dir);
+int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
 int tracecmd_output_write_headers(struct tracecmd_output *handle,
 				  struct tracecmd_event_list *list);
 int tracecmd_write_cmdlines(struct tracecmd_output *handle);
@@ -106,6 +107,7 @@ struct watch {
 	uint64_t	lost_events, lost_gaps;	/* interval */
 	uint64_t	total_jobs;
 	unsigned int	intervals, alerts, saved;
+	uint64_t	last_save;	/* mono ns of the last saved trace, 0 none */
 	int		err;
 };
 
@@ -448,7 +450,9 @@ static int save_trace(struct watch *w, char *out, size_t outlen)
 			if (tracecmd_output_set_version(h, 7) ||
 			    tracecmd_output_set_compression(h, "zstd"))
 				tracecmd_output_set_version(h, 6);
+			/* no kallsyms: GPU events need none, and it is most of the file */
 			if (tracecmd_output_set_trace_dir(h, w->dir) ||
+			    tracecmd_output_set_kallsyms(h, "/dev/null") ||
 			    tracecmd_output_write_headers(h, event_globs(globs, 8)) ||
 			    tracecmd_write_cmdlines(h) ||
 			    tracecmd_append_cpu_data(h, w->ncpus, files))
@@ -533,9 +537,16 @@ static int check_gates(struct watch *w, double elapsed)
 		char out[4096];
 
 		w->alerts++;
-		if (w->o->save_dir && save_trace(w, out, sizeof(out)) == 0)
+		/* one trace per --save-seconds: the next one would hold the same events */
+		if (w->o->save_dir && w->last_save &&
+		    mono_ns() - w->last_save < w->o->save_ns) {
+			printf("[%7.1fs] (alert-%u.dat already holds these seconds)\n", elapsed,
+			       w->saved);
+		} else if (w->o->save_dir && save_trace(w, out, sizeof(out)) == 0) {
+			w->last_save = mono_ns();
 			printf("[%7.1fs] saved the last %.0f s: %s (kernelshark %s)\n", elapsed,
 			       (double)w->o->save_ns / 1e9, out, out);
+		}
 	}
 	fflush(stdout);
 	return failed;

@@ -8,7 +8,11 @@
 # our mock_gpu.ko (rings driven by hrtimers), record with trace-cmd inside the
 # guest and bring trace.dat back on a raw virtio disk.
 #
-# Scenarios: steady, deps, saturated, stall (see scenario_args below).
+# Scenarios: steady, deps, saturated, stall (see scenario_args below), and
+# watch: instead of trace-cmd record, run `trace-cmd-gpu-latency --watch` (its
+# own tracefs instance) while mock_gpu runs a stall; OUT.dat is the trace it
+# saved at the alert, OUT.watch/ holds its output, exit code and the tracefs
+# instances before, during and after (GST_WATCH_BIN: the binary to use).
 #
 # Environment:
 #   GST_KVER            kernel ABI to use (default 6.1.0-57-amd64)
@@ -18,6 +22,8 @@
 #   GST_KEEP_WORK=1     keep the temporary work directory (for debugging)
 #   GST_MOCK_EXTRA      extra mock_gpu module parameters (appended)
 #   GST_SEED            seed= for mock_gpu (default 1)
+#   GST_WATCH_BIN       trace-cmd-gpu-latency for the watch scenario
+#   GST_WATCH_ARGS      its options (default: --interval 1 --fail-if max.total>50ms)
 #
 # Needs: apt-get, dpkg, qemu-system-x86_64, busybox (static), cpio, gzip, tar,
 # trace-cmd, gcc-12, make.  When run as root, missing packages are installed.
@@ -85,6 +91,13 @@ scenario_args()
 		     "clients=glxgears:gfx,Xorg:comp jobs=120,40" \
 		     "gap_us=4500,5000 gap_jitter_pct=10 burst=3,1"
 		;;
+	watch)
+		# steady work for a few seconds with one 80 ms job: a --fail-if alert
+		echo "rings=gfx,comp credits=2,2 dur_us=1500,800 jitter_pct=20" \
+		     "clients=glxgears:gfx,Xorg:gfx+comp jobs=500,250" \
+		     "gap_us=5000,8000 gap_jitter_pct=10 burst=1,1" \
+		     "stall_job=250 stall_us=80000"
+		;;
 	stall)
 		# a 120 ms job in the middle and one job left running at the end
 		echo "rings=gfx,comp credits=2,2 dur_us=1500,800 jitter_pct=20" \
@@ -100,8 +113,15 @@ scenario_args()
 
 MOCK_ARGS=$(scenario_args "$SCENARIO") || {
 	STEP="arguments"
-	die "unknown scenario '$SCENARIO' (use steady, deps, saturated or stall)"
+	die "unknown scenario '$SCENARIO' (use steady, deps, saturated, stall or watch)"
 }
+WATCH_ARGS=${GST_WATCH_ARGS:---interval 1 --fail-if max.total>50ms}
+if [ "$SCENARIO" = watch ]; then
+	[ -x "${GST_WATCH_BIN:-}" ] || {
+		STEP="arguments"
+		die "the watch scenario needs GST_WATCH_BIN=path/to/trace-cmd-gpu-latency"
+	}
+fi
 MOCK_ARGS="$MOCK_ARGS seed=$SEED ${GST_MOCK_EXTRA:-}"
 
 OUT_DIR=$(cd "$(dirname "$OUT")" 2>/dev/null && pwd) ||
@@ -277,12 +297,22 @@ for m in $GUEST_MODS; do
 	esac
 done
 cp "$WORK/build/mock_gpu.ko" "$IR/lib/modules/"
+if [ "$SCENARIO" = watch ]; then
+	cp "$GST_WATCH_BIN" "$IR/bin/trace-cmd-gpu-latency"
+	ldd "$GST_WATCH_BIN" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }' |
+	while read -r lib; do
+		[ -n "$lib" ] || continue
+		mkdir -p "$IR$(dirname "$lib")"
+		cp -L "$lib" "$IR$lib"
+	done
+fi
 cp "$SRCDIR/guest-init.sh" "$IR/init"
 chmod 755 "$IR/init"
 cat > "$IR/scenario.conf" <<EOF
 SCENARIO='$SCENARIO'
 MOCK_ARGS='$MOCK_ARGS'
 TRACE_EVENTS='$TRACE_EVENTS'
+WATCH_ARGS='$WATCH_ARGS'
 EOF
 (cd "$IR" && find . | cpio -o -H newc --quiet | gzip -1 > "$WORK/initrd.gz") ||
 	die "cpio/gzip of the initramfs failed"
@@ -313,6 +343,16 @@ status=$(cat "$WORK/result/status" 2>/dev/null || echo "no status")
 if [ "$status" != ok ]; then
 	cat "$WORK/result/guest.log" "$WORK/result/record.log" >&2 2>/dev/null || true
 	die "guest reported: $status"
+fi
+if [ "$SCENARIO" = watch ]; then
+	rm -rf "${OUT_ABS%.dat}.watch"
+	mkdir -p "${OUT_ABS%.dat}.watch"
+	cp "$WORK/result/"watch-*.txt "$WORK/result/"instances-*.txt "$WORK/result/"top-*.txt \
+		"${OUT_ABS%.dat}.watch/"
+	saved=$(ls "$WORK/result/saved/"alert-*.dat 2>/dev/null | head -1)
+	[ -n "$saved" ] || die "the watch saved no trace (see ${OUT_ABS%.dat}.watch/watch-output.txt)"
+	cp "$WORK/result/saved/"alert-*.dat "${OUT_ABS%.dat}.watch/"
+	cp "$saved" "$WORK/result/trace.dat"
 fi
 [ -s "$WORK/result/trace.dat" ] || die "guest returned an empty trace.dat"
 if grep -E 'WARNING:|BUG:|Oops|Call Trace' "$WORK/result/dmesg.txt" > "$WORK/dmesg-bad" 2>/dev/null; then

@@ -64,6 +64,52 @@ done
 	fail "no gpu_scheduler events in tracefs"; finish; }
 
 cd /tmp || { fail "no /tmp"; finish; }
+
+# watch scenario: trace-cmd gpu-latency --watch in its own tracefs instance
+# instead of trace-cmd record; the trace it saves at the alert comes back
+watch_run()
+{
+	T=/sys/kernel/tracing
+	mkdir -p $OUT/saved
+	ls $T/instances > $OUT/instances-before.txt
+	# shellcheck disable=SC2086
+	/bin/trace-cmd-gpu-latency --watch $WATCH_ARGS --save-dir $OUT/saved \
+		> $OUT/watch-output.txt 2>&1 &
+	WPID=$!
+	i=0
+	until grep -q '^watching' $OUT/watch-output.txt 2>/dev/null; do
+		sleep 0.2
+		i=$((i + 1))
+		if [ $i -gt 300 ] || ! kill -0 $WPID 2>/dev/null; then
+			fail "trace-cmd-gpu-latency --watch did not start"
+			return
+		fi
+	done
+	ls $T/instances > $OUT/instances-during.txt
+	log "watch running (pid $WPID)"
+	# shellcheck disable=SC2086
+	insmod /lib/modules/mock_gpu.ko $MOCK_ARGS || { fail "insmod mock_gpu $MOCK_ARGS"; }
+	i=0
+	while [ "$STATUS" = ok ] &&
+	      [ "$(cat /sys/module/mock_gpu/parameters/finished)" != 1 ]; do
+		sleep 0.2
+		i=$((i + 1))
+		[ $i -gt "${SCENARIO_TIMEOUT:-1500}" ] && { fail "scenario did not finish"; break; }
+	done
+	sleep 2.5
+	kill -INT $WPID
+	wait $WPID
+	echo "$?" > $OUT/watch-exit.txt
+	log "watch exited with $(cat $OUT/watch-exit.txt)"
+	ls $T/instances > $OUT/instances-after.txt
+	cat $T/tracing_on > $OUT/top-tracing_on.txt
+	cat $T/set_event > $OUT/top-set_event.txt
+	cat $T/buffer_size_kb > $OUT/top-buffer_size_kb.txt
+}
+if [ "$SCENARIO" = watch ]; then
+	watch_run
+	finish
+fi
 # shellcheck disable=SC2086
 trace-cmd record -o /tmp/trace.dat -b 4096 $TRACE_EVENTS > $OUT/record.log 2>&1 &
 TPID=$!
