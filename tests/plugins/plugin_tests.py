@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1
 """Tests of plugin_gpu_sched.so under plain `trace-cmd report`.
 
-Every check runs trace-cmd with TRACEEVENT_PLUGIN_DIR pointing at the build
-directory and HOME at an empty directory, so neither ~/.local nor an installed
-copy can stand in for the plugin under test (the `loadpath` check proves it).
+Every check runs `trace-cmd report -L` (no plugins from the system plugin dir)
+with TRACEEVENT_PLUGIN_DIR pointing at the build directory and HOME at an empty
+directory, so neither ~/.local nor an installed copy can stand in for the
+plugin under test (the `loadpath` check proves it).
 
     plugin_tests.py nm PLUGIN.so
     plugin_tests.py loadpath --plugin-dir D TRACE
@@ -69,7 +70,9 @@ def report(plugin_dir, traces, opts=(), extra=(), check=True):
     env["TRACEEVENT_PLUGIN_DIR"] = os.path.abspath(plugin_dir)
     home = tempfile.mkdtemp(prefix="gst-home-")
     env["HOME"] = home
-    cmd = ["trace-cmd", "report"]
+    # -L: no plugins from libtraceevent's system dir, so an installed
+    # plugin_gpu_sched.so cannot shadow the one under test
+    cmd = ["trace-cmd", "report", "-L"]
     for t in traces:
         cmd += ["-i", t]
     for o in opts:
@@ -149,6 +152,11 @@ def cmd_loadpath(a):
             fail("%s loaded from %s, not the build dir %s" % (PLUGIN, s, want))
     if len(seen) > 1:
         fail("%s registered %d times: %s" % (PLUGIN, len(seen), seen))
+    for d in ("/usr/lib/x86_64-linux-gnu/traceevent/plugins", "/usr/lib64/traceevent/plugins",
+              "/usr/lib/traceevent/plugins", "/usr/local/lib/traceevent/plugins"):
+        if os.path.exists(os.path.join(d, PLUGIN)):
+            print("note: an installed %s is in %s; the tests run trace-cmd report -L, "
+                  "which does not load it" % (PLUGIN, d))
     return finish("plugin load path")
 
 
