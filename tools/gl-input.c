@@ -214,6 +214,7 @@ int gl_run_read(struct gl_run *r)
 	gpulat_reader_span(r->reader, &r->first_ts, &r->last_ts);
 	r->events = c.events;
 	r->gpu_events = c.gpu_events;
+	memcpy(r->kind, c.kind, sizeof(r->kind));
 	r->lost_events = c.lost_events;
 	r->lost_unknown = c.lost_gaps;
 	r->damaged = c.damaged;

@@ -88,6 +88,32 @@ static void print_filter(const struct gl_run *r, FILE *out)
 		(unsigned long long)r->jobs_seen);
 }
 
+/* what was recorded: the job stages per kind, so a missing event is obvious */
+static void print_gpu_events(const struct gl_run *r, FILE *out)
+{
+	static const enum gpulat_kind kinds[] = {
+		GPULAT_EV_QUEUE, GPULAT_EV_RUN, GPULAT_EV_DONE, GPULAT_EV_DEP, GPULAT_EV_UNSCHED,
+		GPULAT_EV_FENCE_SIGNALED, GPULAT_EV_AMD_CS, GPULAT_EV_AMD_RUN,
+	};
+	const char *sep = " ";
+	size_t i;
+
+	fprintf(out, "  %-12s", "GPU events");
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (!r->kind[kinds[i]] && kinds[i] != GPULAT_EV_RUN)
+			continue;
+		if (kinds[i] == GPULAT_EV_RUN && !r->kind[kinds[i]] && r->era == GPULAT_ERA_PRE57)
+			continue;
+		fprintf(out, "%s%s %llu", sep, gpulat_kind_name(kinds[i]),
+			(unsigned long long)r->kind[kinds[i]]);
+		sep = ", ";
+	}
+	if (!r->kind[GPULAT_EV_RUN] && r->era != GPULAT_ERA_PRE57 && r->era != GPULAT_ERA_AMDGPU)
+		fprintf(out, " (no run events: record drm_run_job / drm_sched_job_run for wait "
+			"and hw_queue)");
+	fputc('\n', out);
+}
+
 static void print_header(const struct gl_run *r, FILE *out)
 {
 	size_t i, nr = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
@@ -139,6 +165,7 @@ static void print_header(const struct gl_run *r, FILE *out)
 	fputc('\n', out);
 	fprintf(out, "  %-12s %llu (%llu GPU)\n", "events", (unsigned long long)r->events,
 		(unsigned long long)r->gpu_events);
+	print_gpu_events(r, out);
 	fprintf(out, "  %-12s %llu", "lost events", (unsigned long long)r->lost_events);
 	if (r->lost_unknown)
 		fprintf(out, " (in %llu ring-buffer overruns)",

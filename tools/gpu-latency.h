@@ -113,6 +113,7 @@ struct gl_run {
 	uint64_t	span_last;
 	uint64_t	events;
 	uint64_t	gpu_events;
+	uint64_t	kind[GPULAT_EV__COUNT];	/* decoded events per kind */
 	uint64_t	damaged;	/* GPU records that failed to decode */
 	uint64_t	lost_events;	/* counted overruns */
 	uint64_t	lost_unknown;	/* records preceded by an overrun (gaps) */
