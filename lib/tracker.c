@@ -512,8 +512,21 @@ static void dc_add(struct gpulat_tracker *t, const struct job *j)
 	if (gpulat__htab_insert(&t->dc_seq, &d->by_seq, d->seq, 0))
 		return;
 	d->used = true;
-	if (j->j.fence_ptr && !gpulat__htab_insert(&t->dc_ptr, &d->by_ptr, d->ptr, t->cur_file))
-		d->in_ptr = true;
+	if (j->j.fence_ptr) {
+		struct dent *old = dc_find_ptr(t, d->ptr);
+
+		/*
+		 * A dependency on pointer P can only mean the newest job that
+		 * used P (pointers are reused after free, <= 6.16): keep one
+		 * entry per pointer so chains never grow with reuse.
+		 */
+		if (old) {
+			gpulat__htab_remove(&t->dc_ptr, &old->by_ptr);
+			old->in_ptr = false;
+		}
+		if (!gpulat__htab_insert(&t->dc_ptr, &d->by_ptr, d->ptr, t->cur_file))
+			d->in_ptr = true;
+	}
 	if (j->in_fence)
 		dc_set_fence(t, d, j->j.ctx, j->j.seqno);
 }
