@@ -8,7 +8,7 @@
 BUILD	?= build
 JOBS	?= $(shell nproc)
 CMAKE_FLAGS ?=
-DEMO_TRACE ?= sample-traces/steady.dat
+DEMO_TRACE ?= sample-traces/real/deps.dat
 
 .PHONY: all deps configure build demo check install bench asan clean
 
