@@ -187,7 +187,7 @@ static int print_rings(const struct gl_run *r, FILE *out)
 	size_t i, k, n = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
 	struct gl_table t1, t2;
 	char name[256], a[32], b[32];
-	bool approx = false;
+	bool approx = false, first;
 	int ret;
 
 	gl_table_init(&t1, "lrrrrrrrr", h1);
@@ -206,6 +206,7 @@ static int print_rings(const struct gl_run *r, FILE *out)
 		gl_table_cell(&t1, "%u", g->max_depth);
 		gl_table_cell(&t1, "%.2f", g->avg_depth);
 
+		first = true;
 		for (k = 0; k < sizeof(ring_metrics) / sizeof(ring_metrics[0]); k++) {
 			const struct gpulat_summary *s = &g->m[ring_metrics[k]];
 			char q[4][32];
@@ -213,9 +214,14 @@ static int print_rings(const struct gl_run *r, FILE *out)
 			/* dep_wait only where a job of the ring had dependencies */
 			if (ring_metrics[k] == GPULAT_M_DEP_WAIT && (!s->n || !s->max))
 				continue;
+			/* before 5.7 there is no run event: no wait, no hw_queue */
+			if (!s->n && r->era == GPULAT_ERA_PRE57 &&
+			    (ring_metrics[k] == GPULAT_M_WAIT || ring_metrics[k] == GPULAT_M_HW_QUEUE))
+				continue;
 			if (s->n && !s->exact)
 				approx = true;
-			gl_table_cell(&t2, "%s", k ? "" : name);
+			gl_table_cell(&t2, "%s", first ? name : "");
+			first = false;
 			gl_table_cell(&t2, "%s", gpulat_metric_name(ring_metrics[k]));
 			gl_table_cell(&t2, "%llu", (unsigned long long)s->n);
 			gl_table_cell(&t2, "%s", s->n ? DUR(a, s->min) : "-");
