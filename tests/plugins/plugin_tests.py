@@ -224,6 +224,8 @@ def job_keys(t):
     for j in t["jobs"]:
         if j.get("fence_ctx") is not None:
             by_fence[(j.get("dev") or "", j["fence_ctx"], j["fence_seqno"])] = j
+            # events without dev= (add_dep, unschedulable): any device
+            by_fence.setdefault((None, j["fence_ctx"], j["fence_seqno"]), j)
         if j.get("id") is not None:
             by_id.setdefault((j.get("ring_label") or j["ring"], j["id"]), []).append(j)
     return by_fence, by_id
@@ -240,7 +242,7 @@ def identify(t_keys, ev, f):
         return cands
     if "fence" in f and ":" in f["fence"]:
         c, s = f["fence"].split(":")
-        j = by_fence.get((f.get("dev", ""), int(c), int(s)))
+        j = by_fence.get((f.get("dev"), int(c), int(s)))
         return [j] if j else None
     return None
 
@@ -257,8 +259,24 @@ def check_jobs(out, t, name):
     keys = job_keys(t)
     seen = {"run": set(), "done": set()}
     era = t.get("era")
+    ndeps = 0
     for m in events(out):
         evn = m.group("event")
+        if evn in ("drm_sched_job_wait_dep", "drm_sched_job_add_dep"):
+            # the dependency line names the fence waited for, as the truth does
+            f = kv(m.group("info"))
+            cands = identify(keys, evn, f)
+            if not cands:
+                fail("%s: %s at %s: no truth job for %s" %
+                     (name, evn, m.group("ts"), m.group("info")))
+                continue
+            want = set("%d:%d" % (d["fence_ctx"], d["fence_seqno"])
+                       for j in cands for d in (j.get("deps") or []))
+            if f.get("dep") not in want:
+                fail("%s: %s at %s: dep=%s, truth deps %s" %
+                     (name, evn, m.group("ts"), f.get("dep"), sorted(want)))
+            ndeps += 1
+            continue
         if evn not in QUEUE | RUN | DONE:
             continue
         f = kv(m.group("info"))
@@ -306,6 +324,8 @@ def check_jobs(out, t, name):
         if j.get("done_ts") is not None and j["index"] not in seen["done"] \
                 and "done" not in (j.get("lost_stages") or []):
             fail("%s: job %d has a done event but no annotated done line" % (name, j["index"]))
+    if ndeps:
+        print("%s: %d dependency lines checked" % (name, ndeps))
     return len(seen["done"])
 
 
@@ -400,7 +420,9 @@ def truth_from_facts(path):
         jobs.append({"index": i, "dev": "", "ring": fj["ring"], "ring_label": fj["ring"],
                      "id": fj["id"], "fence_ptr": fj.get("fence"),
                      "queue_ts": fj.get("queue_ts"), "run_ts": fj.get("run_ts"),
-                     "done_ts": fj.get("done_ts"), "lost_stages": []})
+                     "done_ts": fj.get("done_ts"), "lost_stages": [],
+                     "deps": [{"fence_ctx": d["context"], "fence_seqno": d["seqno"]}
+                              for d in fj.get("deps") or []]})
     last_done = {}
     for j in sorted((j for j in jobs if j["done_ts"] is not None), key=lambda j: j["done_ts"]):
         q, r, d = j["queue_ts"], j["run_ts"], j["done_ts"]
