@@ -60,6 +60,8 @@ void gpujob_ring_ids_assign(struct gpujob_ring_key *keys, size_t n)
 	size_t i, j;
 	int id;
 
+	if (!n)
+		return;
 	qsort(keys, n, sizeof(*keys), key_cmp);
 	for (i = 0; i < n; i++) {
 		id = gpujob_ring_id_hash(keys[i].dev, keys[i].ring);
