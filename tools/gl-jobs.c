@@ -129,6 +129,126 @@ struct json_object *gl_json_job(const struct gpulat_job *job)
 	return o;
 }
 
+/*
+ * The same object written directly (--json --jobs streams one per job: no
+ * json-c objects, no allocation). Keep the members and their order in step
+ * with gl_json_job(); tests/tools compares both.
+ */
+static void jw_str(FILE *out, const char *s)
+{
+	if (!s) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void jw_u64(FILE *out, uint64_t v)
+{
+	if (v == GPULAT_NONE)
+		fputs("null", out);
+	else
+		fprintf(out, "%llu", (unsigned long long)v);
+}
+
+static void jw_hex(FILE *out, uint64_t v)
+{
+	if (!v || v == GPULAT_NONE)
+		fputs("null", out);
+	else
+		fprintf(out, "\"0x%llx\"", (unsigned long long)v);
+}
+
+#define JW_KEY(out, k)	fputs(",\"" k "\":", out)
+
+static void job_json_row(FILE *out, const struct gpulat_job *job)
+{
+	bool first = true;
+	unsigned int i;
+	int st;
+
+	fprintf(out, "{\"index\":%llu", (unsigned long long)job->seq);
+	JW_KEY(out, "dev");
+	jw_str(out, job->dev ? job->dev : "");
+	JW_KEY(out, "ring");
+	jw_str(out, job->ring);
+	fprintf(out, ",\"file\":%d,\"pid\":%d", job->file, job->pid);
+	JW_KEY(out, "comm");
+	jw_str(out, job->comm);
+	JW_KEY(out, "client_id");
+	jw_u64(out, job->client_id);
+	JW_KEY(out, "id");
+	jw_u64(out, job->id);
+	JW_KEY(out, "fence_ptr");
+	jw_hex(out, job->fence_ptr);
+	JW_KEY(out, "fence_ctx");
+	jw_u64(out, job->ctx);
+	JW_KEY(out, "fence_seqno");
+	jw_u64(out, job->ctx == GPULAT_NONE ? GPULAT_NONE : job->seqno);
+	fprintf(out, ",\"status\":\"%s\"", gl_status_name(job->status));
+	for (st = 0; st < GPULAT_ST__COUNT; st++) {
+		fprintf(out, ",\"%s_ts\":", gl_stage_name(st));
+		jw_u64(out, job->ts[st]);
+		fprintf(out, ",\"%s_cpu\":", gl_stage_name(st));
+		if (job->ts[st] == GPULAT_NONE)
+			fputs("null", out);
+		else
+			fprintf(out, "%d", job->cpu[st]);
+	}
+	JW_KEY(out, "start_ts");
+	jw_u64(out, job->start_ts);
+	JW_KEY(out, "wait");
+	jw_u64(out, job->wait);
+	JW_KEY(out, "hw_queue");
+	jw_u64(out, job->hw_queue);
+	JW_KEY(out, "exec");
+	jw_u64(out, job->exec);
+	JW_KEY(out, "total");
+	jw_u64(out, job->total);
+	JW_KEY(out, "dep_wait");
+	jw_u64(out, job->dep_wait);
+	fprintf(out, ",\"job_count\":%u,\"hw_job_count\":%d,\"lost_stages\":[",
+		job->job_count, job->hw_job_count);
+	for (st = 0; st < GPULAT_ST__COUNT; st++) {
+		if (!(job->lost_stages & (1u << st)))
+			continue;
+		fprintf(out, "%s\"%s\"", first ? "" : ",", gl_stage_name(st));
+		first = false;
+	}
+	fprintf(out, "],\"n_deps\":%u,\"deps\":[", job->n_deps);
+	for (i = 0; job->deps && i < job->n_deps; i++) {
+		const struct gpulat_dep *d = &job->deps[i];
+
+		fputs(i ? ",{\"fence_ctx\":" : "{\"fence_ctx\":", out);
+		jw_u64(out, d->ctx);
+		JW_KEY(out, "fence_seqno");
+		jw_u64(out, d->seqno);
+		JW_KEY(out, "fence_ptr");
+		jw_hex(out, d->ptr);
+		JW_KEY(out, "job_index");
+		jw_u64(out, d->job_seq);
+		JW_KEY(out, "dev");
+		jw_str(out, d->dev);
+		JW_KEY(out, "ring");
+		jw_str(out, d->ring);
+		JW_KEY(out, "signal_ts");
+		jw_u64(out, d->signal_ts);
+		fprintf(out, ",\"unschedulable\":%s}", d->unschedulable ? "true" : "false");
+	}
+	fputs("]}", out);
+}
+
 /* ------------------------------------------------------------------------ */
 /* CSV rows                                                                   */
 
@@ -233,13 +353,8 @@ int gl_jobs_write(struct gl_run *r, const struct gpulat_job *job)
 	if (r->opts->format == GL_FMT_CSV) {
 		job_csv(r->jobs_tmp, job);
 	} else {
-		struct json_object *o = gl_json_job(job);
-
-		if (!o)
-			return -ENOMEM;
-		fprintf(r->jobs_tmp, "%s\n    %s", r->jobs_rows ? "," : "",
-			json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		json_object_put(o);
+		fputs(r->jobs_rows ? ",\n    " : "\n    ", r->jobs_tmp);
+		job_json_row(r->jobs_tmp, job);
 	}
 	r->jobs_rows++;
 	return ferror(r->jobs_tmp) ? -EIO : 0;

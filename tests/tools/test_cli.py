@@ -135,6 +135,26 @@ def test_json_options(tool, trace):
           all(s["gap_ns"] > 1000000 for s in d["stalls"]))
 
 
+def test_job_objects(tool, trace):
+    """--jobs rows are written without json-c; they must equal the json-c job
+    objects of "worst" (same members, same order, same values)."""
+    d = js(tool, ["--jobs", "--top", "50", trace])
+    jobs = {j["index"]: j for j in d["jobs"]}
+    ok, why = True, ""
+    for w in d["worst"]:
+        j = jobs.get(w["index"])
+        if j is None or list(w) != list(j):
+            ok, why = False, f"{w.get('index')}: {list(w)} / {list(j or {})}"
+            break
+        diff = [k for k in w if k != "deps" and w[k] != j[k]]
+        if diff:
+            ok, why = False, f"job {w['index']}: {diff}"
+            break
+    check("json --jobs rows equal the json-c job objects", ok and d["worst"], why)
+    check("json --jobs: deps listed for every job", all(len(j["deps"]) == j["n_deps"]
+                                                        for j in d["jobs"]))
+
+
 def test_filters(tool, trace, truth, name):
     jobs = truth["jobs"]
     ring = jobs[0]["ring_label"]
@@ -284,6 +304,8 @@ def main():
     test_text(tool, steady, work)
     test_csv(tool, steady, t_steady)
     test_json_options(tool, steady)
+    test_job_objects(tool, steady)
+    test_job_objects(tool, os.path.join(work, "two-gpus.dat"))
     test_filters(tool, steady, t_steady, "steady")
     test_filters(tool, two, t_two, "two-gpus")
     test_filters(tool, hang, t_hang, "hang")
