@@ -71,6 +71,7 @@ class Ctx:
         os.makedirs(self.home, exist_ok=True)
         self.preload = asan_preload(a.plugin_dir) if a.plugin_dir else None
         # sanitizer builds are ~5x slower: sparser sweeps (same kinds of damage)
+        self.opts_ok = bool(a.plugin_dir) and plugin_has_options(a.plugin_dir)
         self.sparse = not a.full and (bool(self.preload) or linked_asan(a.tool))
 
     def fail(self, check, msg):
@@ -82,6 +83,16 @@ class Ctx:
     def count(self, kind, key):
         d = self.stats.setdefault(kind, {})
         d[key] = d.get(key, 0) + 1
+
+
+def plugin_has_options(plugin_dir):
+    """the gpu_sched plugin options exist (trace-cmd rejects unknown -O)"""
+    try:
+        with open(os.path.join(plugin_dir, "plugin_gpu_sched.so"), "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return False
+    return b"annotate" in data and b"summary" in data
 
 
 def asan_preload(plugin_dir):
@@ -191,7 +202,10 @@ def check_report(c, check, path):
     if not c.a.plugin_dir:
         return
     kind = check.split(":")[0]
-    rc, out, err = run(["trace-cmd", "report", path], env=report_env(c, c.a.plugin_dir))
+    # with the plugin's tracker at work too: inline latencies and the summary
+    opts = ["-O", "gpu_sched:annotate", "-O", "gpu_sched:summary"] if c.opts_ok else []
+    rc, out, err = run(["trace-cmd", "report"] + opts + [path],
+                       env=report_env(c, c.a.plugin_dir))
     errs = err.decode("utf-8", "replace")
     if c.preload and ("AddressSanitizer" in errs or "runtime error:" in errs):
         if "plugin_gpu_sched" in errs or "gpulat" in errs:
