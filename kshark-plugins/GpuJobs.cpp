@@ -556,15 +556,10 @@ void drawCPU(DrawCtx &d, int cpu)
 		const gpujob_item *it = &idx->it[i];
 		const plugin_gpujob *job = &d.ctx->jobs[it->job];
 		Color pc = processColor(job->pid);
-		int s = it->stage;
+		int s = it->stage & ~GPUJOB_ARRIVAL;
 
 		if (it->end < d.xm.t0)
 			continue;
-
-		int xa = d.xm.x(it->begin), xb = d.xm.x(it->end);
-		Color fill = s == GPULAT_ST_QUEUE ? tint(pc, gpujobWaitAlpha) :
-			     s == GPULAT_ST_RUN ? pc : tint(pc, gpujobHwqAlpha);
-
 		/*
 		 * Level of detail: a job narrower than a few pixels gets nothing on the CPU
 		 * graphs (zoomed out they would bury the CPU's own data); the ring rows
@@ -572,6 +567,24 @@ void drawCPU(DrawCtx &d, int cpu)
 		 */
 		if (d.xm.x(job->end) - d.xm.x(job->begin) < gpujobCpuMinJobPx)
 			continue;
+
+		if (it->stage & GPUJOB_ARRIVAL) {
+			/* connector from the previous stage, if its CPU was drawn before */
+			int p = prevStage(job, s);
+			auto o = p >= 0 ? d.st->seen.find({KSHARK_CPU_DRAW, job->cpu[p]}) :
+					  d.st->seen.end();
+
+			if (o != d.st->seen.end()) {
+				int oy = o->second.base - o->second.height + 2 +
+					 std::max(4, o->second.height / 4) / 2;
+				line(d, d.xm.x(job->ts[p]), oy, d.xm.x(job->ts[s]), ymid, pc, 1);
+			}
+			continue;
+		}
+
+		int xa = d.xm.x(it->begin), xb = d.xm.x(it->end);
+		Color fill = s == GPULAT_ST_QUEUE ? tint(pc, gpujobWaitAlpha) :
+			     s == GPULAT_ST_RUN ? pc : tint(pc, gpujobHwqAlpha);
 
 		/* connector to the next stage when its CPU's graph is already drawn */
 		int n = nextStage(job, s);
@@ -581,16 +594,6 @@ void drawCPU(DrawCtx &d, int cpu)
 				int oy = o->second.base - o->second.height + 2 +
 					 std::max(4, o->second.height / 4) / 2;
 				line(d, d.xm.x(job->ts[s]), ymid, d.xm.x(job->ts[n]), oy, pc, 1);
-			}
-		}
-		/* connector from the previous stage, same rule */
-		int p = prevStage(job, s);
-		if (p >= 0 && job->cpu[p] != cpu) {
-			auto o = d.st->seen.find({KSHARK_CPU_DRAW, job->cpu[p]});
-			if (o != d.st->seen.end()) {
-				int oy = o->second.base - o->second.height + 2 +
-					 std::max(4, o->second.height / 4) / 2;
-				line(d, d.xm.x(job->ts[p]), oy, d.xm.x(job->ts[s]), ymid, pc, 1);
 			}
 		}
 

@@ -787,6 +787,15 @@ static int gpujob_build_indexes(struct plugin_gpujob_ctx *ctx)
 			}
 			if (gpujob_index_add(&ctx->cpu_idx[job->cpu[s]], job->ts[s], end, i, s))
 				return -ENOMEM;
+
+			/* arrival from the previous stage's CPU (connector only) */
+			for (n = s - 1; n >= 0; n--)
+				if (job->ts[n] != GPULAT_NONE && job->cpu[n] >= 0)
+					break;
+			if (n >= 0 && job->cpu[n] != job->cpu[s] &&
+			    gpujob_index_add(&ctx->cpu_idx[job->cpu[s]], job->ts[n], job->ts[s],
+					     i, s | GPUJOB_ARRIVAL))
+				return -ENOMEM;
 		}
 
 		if (job->ts[GPULAT_ST_QUEUE] != GPULAT_NONE) {

@@ -109,6 +109,13 @@ struct plugin_gpujob_ring {
 	size_t			n_jobs;
 };
 
+/*
+ * CPU index items with this bit in @stage are arrivals: the connector from the previous
+ * stage's CPU to this one, over [previous stage, this stage]. Without it, a connector
+ * could only be found from its left end.
+ */
+#define GPUJOB_ARRIVAL	0x100
+
 /** An item of a range index: a job, or one stage of a job. */
 struct gpujob_item {
 	/** Begin of the drawn interval. */
