@@ -42,9 +42,13 @@ static const char *ts_cpu(char *buf, size_t len, uint64_t ts, int cpu)
 	return buf;
 }
 
+/* "comm-pid" like trace-cmd report; "(unknown)" when the queue event was not seen */
 static const char *proc_name(char *buf, size_t len, const char *comm, int pid)
 {
-	snprintf(buf, len, "%s-%d", comm && *comm ? comm : "<...>", pid);
+	if (pid < 0)
+		snprintf(buf, len, "(unknown)");
+	else
+		snprintf(buf, len, "%s-%d", comm && *comm ? comm : "<...>", pid);
 	return buf;
 }
 
