@@ -108,6 +108,8 @@ def main():
       ["not a trace-cmd data file"])
     e("error in the --compare base", tool, ["--compare", j("text.dat"), good7], j("text.dat"),
       ["not a trace-cmd data file"])
+    e("-o into a missing directory", tool, ["-o", j("no", "such", "dir", "out.txt"), good7],
+      j("no", "such", "dir", "out.txt"), ["No such file"])
     # usage errors: also rc 1 and nothing on stdout
     e("bad --threshold", tool, ["--threshold", "fast", good7], None, ["--threshold"])
     e("bad --top", tool, ["--top", "x", good7], None, ["--top"])
