@@ -177,7 +177,10 @@ static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *e
 		gpujob_free_results(ctx);
 		gpujob_free_blocks(ctx);
 		ctx->n_ents = 0;
+		ctx->collect_failed = false;
 	}
+	if (ctx->collect_failed)
+		return;
 
 	if (ctx->n_ents == ctx->cap_ents) {
 		cap = ctx->cap_ents ? ctx->cap_ents * 2 : 4096;
@@ -201,7 +204,8 @@ static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *e
 	return;
 
 fail:
-	ctx->link_failed = true;
+	/* out of memory: stop collecting, the second pass reports it */
+	ctx->collect_failed = true;
 }
 
 static void gpujob_event_action(struct kshark_data_stream *stream, void *rec,
@@ -890,6 +894,8 @@ int plugin_gpujob_link(struct plugin_gpujob_ctx *ctx)
 		return -ENOMEM;
 	if (ctx->linked)
 		return 0;
+	if (ctx->collect_failed)
+		goto fail;
 
 	ctx->last_ts = 0;
 	if (gpujob_decode_all(ctx) < 0) {

@@ -223,6 +223,8 @@ struct plugin_gpujob_ctx {
 	bool				linked;
 	/** Linking failed (out of memory): draw nothing. */
 	bool				link_failed;
+	/** Collecting failed (out of memory): linking will fail. */
+	bool				collect_failed;
 
 	/** Linked jobs, sorted by begin. */
 	struct plugin_gpujob		*jobs;
