@@ -118,6 +118,7 @@ struct gpulat_tracker {
 	enum gpulat_era		era;
 	bool			seen_run;
 	bool			warned_cap;
+	bool			warned_disorder;
 	uint64_t		next_seq;
 	uint64_t		last_ts;
 	int			cur_file;	/* file of the event being fed (several traces) */
@@ -653,8 +654,10 @@ static void derive(struct gpulat_tracker *t, struct job *j)
 	unsigned int i;
 
 	g->wait = (q != GPULAT_NONE && r != GPULAT_NONE && r >= q) ? r - q : GPULAT_NONE;
-	g->hw_queue = (g->start_ts != GPULAT_NONE && r != GPULAT_NONE) ? g->start_ts - r : GPULAT_NONE;
-	g->exec = (g->start_ts != GPULAT_NONE && d != GPULAT_NONE) ? d - g->start_ts : GPULAT_NONE;
+	g->hw_queue = (g->start_ts != GPULAT_NONE && r != GPULAT_NONE && g->start_ts >= r) ?
+		      g->start_ts - r : GPULAT_NONE;
+	g->exec = (g->start_ts != GPULAT_NONE && d != GPULAT_NONE && d >= g->start_ts) ?
+		  d - g->start_ts : GPULAT_NONE;
 	g->total = (q != GPULAT_NONE && d != GPULAT_NONE && d >= q) ? d - q : GPULAT_NONE;
 
 	resolve_deps(t, j);
@@ -685,6 +688,18 @@ static void derive(struct gpulat_tracker *t, struct job *j)
 	x = run_expected(t) ? g->wait : g->total;
 	if (x != GPULAT_NONE && g->dep_wait > x)
 		g->dep_wait = x;
+}
+
+/* true when seen stages are not in queue <= run <= done order */
+static bool disordered(const struct gpulat_job *g)
+{
+	uint64_t q = g->ts[GPULAT_ST_QUEUE], r = g->ts[GPULAT_ST_RUN], d = g->ts[GPULAT_ST_DONE];
+
+	if (q != GPULAT_NONE && r != GPULAT_NONE && r < q)
+		return true;
+	if (r != GPULAT_NONE && d != GPULAT_NONE && d < r)
+		return true;
+	return q != GPULAT_NONE && d != GPULAT_NONE && d < q;
 }
 
 static void classify(struct gpulat_tracker *t, struct job *j)
@@ -724,6 +739,25 @@ static void classify(struct gpulat_tracker *t, struct job *j)
 
 	if (g->lost_stages)
 		g->status = GPULAT_JOB_LOST;
+	else if (disordered(g)) {
+		/*
+		 * Stages out of time order (done before run, run before queue)
+		 * only happen when a CPU's timestamps went backwards (a damaged
+		 * trace, clock trouble): no duration of this job can be trusted,
+		 * so it is not "complete" and stays out of the statistics.
+		 */
+		g->status = GPULAT_JOB_ORPHAN;
+		t->c.disordered++;
+		if (!t->warned_disorder) {
+			t->warned_disorder = true;
+			twarn(t, "GPU job stages out of time order (first on %s at %llu.%06llu): "
+			      "timestamps went backwards on a CPU; such jobs are left out of "
+			      "the statistics",
+			      g->ring ? g->ring : "?",
+			      (unsigned long long)(first / 1000000000ULL),
+			      (unsigned long long)(first % 1000000000ULL / 1000));
+		}
+	}
 	else if (g->ts[GPULAT_ST_DONE] == GPULAT_NONE)
 		g->status = GPULAT_JOB_INCOMPLETE;
 	else if (missing)

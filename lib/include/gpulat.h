@@ -277,6 +277,7 @@ struct gpulat_tracker_counters {
 	uint64_t	orphan_run;	/* run events matching no queued job */
 	uint64_t	lost_events;	/* sum of missed-event counts */
 	uint64_t	dropped_open;	/* open jobs evicted because max_open was hit */
+	uint64_t	disordered;	/* jobs whose stages went back in time (ORPHAN) */
 };
 
 struct gpulat_tracker *gpulat_tracker_new(const struct gpulat_tracker_ops *ops, void *data);

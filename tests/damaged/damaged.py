@@ -49,9 +49,7 @@ import mkdat  # noqa: E402
 # open FINDINGS.md items: check name -> finding id (XFAIL instead of FAIL)
 # (crashes that trace-cmd report -N shares are third-party: listed, not failed)
 KNOWN = {
-    # F2: time going backwards on a cpu (done stamped before run) gives
-    # hw_queue = 18446744073.706s on a "complete" job, without any warning
-    "backwards:silent-absurd": "F2",
+    # (empty: F2, time going backwards, is fixed; its check now fails for real)
 }
 
 TIMEOUT = 60
