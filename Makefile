@@ -36,7 +36,7 @@ bench: deps build
 	bench/run-bench $(BUILD)
 
 asan:
-	$(MAKE) check BUILD=build-asan CMAKE_FLAGS="-DGST_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
+	$(MAKE) check BUILD=build-asan CMAKE_FLAGS="-DGST_SANITIZE=ON -DGST_WERROR=ON"
 
 clean:
 	rm -rf $(BUILD) build-asan
