@@ -229,11 +229,14 @@ static int rec_str(struct tep_handle *tep, struct tep_record *rec, const char *f
 	return 0;
 }
 
+/* the latest name of the task (kernel threads are renamed after they fork) */
 static void set_comm(struct dg_task *t, struct tep_handle *tep, struct tep_record *rec,
 		     const char *field)
 {
-	if (t && !t->comm[0])
-		rec_str(tep, rec, field, t->comm, sizeof(t->comm));
+	char comm[sizeof(t->comm)];
+
+	if (t && rec_str(tep, rec, field, comm, sizeof(comm)) == 0 && comm[0])
+		memcpy(t->comm, comm, sizeof(comm));
 }
 
 /* ---- feeding ---------------------------------------------------------------- */

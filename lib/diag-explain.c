@@ -643,6 +643,12 @@ const struct gpulat_explain *gpulat_diag_stall_explain(const struct gpulat_diag 
 	return NULL;
 }
 
+void gpulat_diag_explain_now(struct gpulat_diag *d, const struct gpulat_job *job,
+			     struct gpulat_explain *out)
+{
+	dg_explain_job(d, job, out);
+}
+
 const struct gpulat_explain *gpulat_diag_job_explain(const struct gpulat_diag *d, uint64_t seq)
 {
 	size_t i;

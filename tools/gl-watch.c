@@ -36,6 +36,7 @@
 #include <tracefs.h>
 
 #include "gpulat.h"
+#include "gpulat-diag.h"
 #include "gpu-latency.h"
 
 #define W_PAGES_MAX	4096		/* raw pages kept per CPU for --save-dir */
@@ -83,6 +84,8 @@ struct w_cpu {
 struct w_ev {
 	struct gpulat_event ev;
 	uint64_t	order;
+	void		*data;		/* --explain: a copy of the record's payload */
+	int		size;
 };
 
 struct watch {
@@ -107,6 +110,11 @@ struct watch {
 	uint64_t	lost_events, lost_gaps;	/* interval */
 	uint64_t	total_jobs;
 	unsigned int	intervals, alerts, saved;
+	/* --explain: the diagnosis context and the interval's worst job */
+	struct gpulat_diag *diag;
+	uint64_t	ibest;		/* its metric, GPULAT_NONE: no job yet */
+	struct gpulat_explain ibest_x;
+	char		ibest_what[160];
 	uint64_t	last_save;	/* mono ns of the last saved trace, 0 none */
 	int		err;
 };
@@ -244,6 +252,28 @@ static void w_job(const struct gpulat_job *job, void *data)
 	w->total_jobs++;
 	if (gpulat_stats_add(w->stats, job) < 0)
 		w->err = -ENOMEM;
+	if (w->diag) {
+		uint64_t m = job->total;
+		char a[32], ring[128];
+
+		if (gpulat_diag_job(w->diag, job) < 0)
+			w->err = -ENOMEM;
+		switch (w->o->stats.worst_by) {
+		case GPULAT_M_WAIT:	m = job->wait; break;
+		case GPULAT_M_HW_QUEUE:	m = job->hw_queue; break;
+		case GPULAT_M_EXEC:	m = job->exec; break;
+		case GPULAT_M_DEP_WAIT:	m = job->dep_wait; break;
+		default:		break;
+		}
+		if (m != GPULAT_NONE && (w->ibest == GPULAT_NONE || m > w->ibest)) {
+			w->ibest = m;
+			gpulat_diag_explain_now(w->diag, job, &w->ibest_x);
+			snprintf(w->ibest_what, sizeof(w->ibest_what), "%s job of %s-%d, %s %s",
+				 gl_ring_name(job->dev, job->ring, ring, sizeof(ring)),
+				 job->comm && job->comm[0] ? job->comm : "<...>", job->pid,
+				 gpulat_metric_name(w->o->stats.worst_by), gl_fmt_dur(a, sizeof(a), m));
+		}
+	}
 }
 
 static void w_warn(const char *msg, void *data)
@@ -300,6 +330,7 @@ static int batch_add(struct watch *w, const struct gpulat_event *ev)
 	}
 	w->batch[w->nbatch].ev = *ev;
 	w->batch[w->nbatch].order = w->order++;
+	w->batch[w->nbatch].data = NULL;
 	w->nbatch++;
 	return 0;
 }
@@ -338,6 +369,15 @@ static int decode_page(struct watch *w, int cpu)
 		ev.cpu = cpu;
 		if (batch_add(w, &ev) < 0)
 			return -ENOMEM;
+		if (w->diag) {
+			struct w_ev *b = &w->batch[w->nbatch - 1];
+
+			b->data = malloc((size_t)rec.size);
+			if (!b->data)
+				return -ENOMEM;
+			memcpy(b->data, data, (size_t)rec.size);
+			b->size = rec.size;
+		}
 	}
 	return keep_page(w, &w->cpus[cpu], last);
 }
@@ -368,12 +408,22 @@ static int read_all(struct watch *w)
 		}
 	}
 	qsort(w->batch, w->nbatch, sizeof(*w->batch), cmp_ev);
-	for (i = 0; i < w->nbatch; i++) {
-		ret = gpulat_tracker_feed(w->tracker, &w->batch[i].ev);
-		if (ret < 0)
-			return ret;
+	for (i = 0, ret = 0; i < w->nbatch; i++) {
+		struct w_ev *b = &w->batch[i];
+
+		if (!ret)
+			ret = gpulat_tracker_feed(w->tracker, &b->ev);
+		if (!ret && w->diag) {
+			struct tep_record rec = {
+				.ts = b->ev.ts, .cpu = b->ev.cpu, .data = b->data, .size = b->size,
+			};
+
+			ret = gpulat_diag_feed(w->diag, &b->ev, w->tep, b->data ? &rec : NULL);
+		}
+		free(b->data);
+		b->data = NULL;
 	}
-	return w->err;
+	return ret < 0 ? ret : w->err;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -505,6 +555,51 @@ static void print_interval(struct watch *w, double elapsed, FILE *out)
 			(unsigned long long)w->lost_events);
 }
 
+static void print_hints(const struct gpulat_explain *x, double elapsed)
+{
+	unsigned int i;
+	char d[32];
+
+	if (!x || !x->n) {
+		printf("[%7.1fs]     no CPU-side hint (irq, frequency, scheduling, fence waits)\n",
+		       elapsed);
+		return;
+	}
+	for (i = 0; i < x->n && i < 3; i++)
+		printf("[%7.1fs]     %u. %-10s %8s  %s\n", elapsed, i + 1,
+		       gpulat_cause_name(x->h[i].cause), gl_fmt_dur(d, sizeof(d), x->h[i].score),
+		       x->h[i].text);
+}
+
+/* --explain: why, for the interval's worst job and its longest stall */
+static void print_why(struct watch *w, double elapsed)
+{
+	const struct gpulat_stall *st = NULL;
+	size_t i, n = gpulat_stats_nstalls(w->stats);
+	char d[32];
+
+	if (w->ibest != GPULAT_NONE) {
+		printf("[%7.1fs]   why: worst %s\n", elapsed, w->ibest_what);
+		print_hints(&w->ibest_x, elapsed);
+	}
+	for (i = 0; i < n; i++) {
+		const struct gpulat_stall *s = gpulat_stats_stall(w->stats, i);
+
+		if (!st || s->end_ts - s->start_ts > st->end_ts - st->start_ts)
+			st = s;
+	}
+	if (!st)
+		return;
+	if (st->kind == GPULAT_STALL_SUBMIT_GAP)
+		printf("[%7.1fs]   why: stall submit gap %s-%d %s\n", elapsed,
+		       st->comm ? st->comm : "<...>", st->pid,
+		       gl_fmt_dur(d, sizeof(d), st->end_ts - st->start_ts));
+	else
+		printf("[%7.1fs]   why: stall ring idle %s %s\n", elapsed, st->ring ? st->ring : "?",
+		       gl_fmt_dur(d, sizeof(d), st->end_ts - st->start_ts));
+	print_hints(gpulat_diag_stall_explain(w->diag, st), elapsed);
+}
+
 static int check_gates(struct watch *w, double elapsed)
 {
 	struct gl_run run = { 0 };
@@ -533,6 +628,8 @@ static int check_gates(struct watch *w, double elapsed)
 		       !strncmp(line, GL_NAME ": ", strlen(GL_NAME ": ")) ?
 		       line + strlen(GL_NAME ": ") : line);
 	free(msg);
+	if (failed && w->diag)
+		print_why(w, elapsed);
 	if (failed) {
 		char out[4096];
 
@@ -554,10 +651,14 @@ static int check_gates(struct watch *w, double elapsed)
 
 static int interval_begin(struct watch *w)
 {
+	/* names of the tasks that appeared since (saved_cmdlines) */
+	if (w->tep)
+		tracefs_load_cmdlines(w->dir, w->tep);
 	w->stats = gpulat_stats_new(&w->o->stats);
 	w->first_ts = w->last_ts = GPULAT_NONE;
 	w->interval_jobs = 0;
 	w->lost_events = w->lost_gaps = 0;
+	w->ibest = GPULAT_NONE;
 	return w->stats ? 0 : -ENOMEM;
 }
 
@@ -597,6 +698,19 @@ static int setup_reading(struct watch *w)
 	w->tracker = gpulat_tracker_new(&ops, w);
 	if (!w->kb || !w->bind || !w->tracker)
 		return -1;
+	if (w->o->explain) {
+		struct gpulat_diag_opts d;
+
+		gpulat_diag_opts_init(&d);
+		d.stall_threshold_ns = w->o->stats.stall_threshold_ns;
+		d.worst_by = w->o->stats.worst_by;
+		d.top_n = 1;
+		d.gpu_irq = w->o->gpu_irq;
+		d.gpu_irq_name = w->o->gpu_irq_name;
+		w->diag = gpulat_diag_new(&d);
+		if (!w->diag)
+			return -1;
+	}
 	gpulat_binding_set_warn(w->bind, w_warn, w);
 	gpulat_tracker_set_era(w->tracker, gpulat_binding_era(w->bind));
 	gpulat_tracker_set_signal_expected(w->tracker,
@@ -640,12 +754,15 @@ static void teardown(struct watch *w)
 		gpulat_stats_free(w->stats);
 	if (w->tracker)
 		gpulat_tracker_free(w->tracker);
+	gpulat_diag_free(w->diag);
 	if (w->bind)
 		gpulat_binding_free(w->bind);
 	if (w->kb)
 		kbuffer_free(w->kb);
 	if (w->tep)
 		tep_free(w->tep);
+	for (i = 0; w->batch && i < w->nbatch; i++)
+		free(w->batch[i].data);
 	free(w->batch);
 	free(w->buf);
 }

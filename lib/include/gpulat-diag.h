@@ -119,6 +119,17 @@ const struct gpulat_explain *gpulat_diag_stall_explain(const struct gpulat_diag 
 /* explanation of a worst job (gpulat_worst.job.seq), or NULL */
 const struct gpulat_explain *gpulat_diag_job_explain(const struct gpulat_diag *d, uint64_t seq);
 
+/**
+ * gpulat_diag_explain_now - explain @job from the context kept so far
+ * @d: diagnosis state
+ * @job: a job just finished (the tracker's callback)
+ * @out: filled
+ *
+ * For live use (a job that may not rank among the worst of the whole run).
+ */
+void gpulat_diag_explain_now(struct gpulat_diag *d, const struct gpulat_job *job,
+			     struct gpulat_explain *out);
+
 /* ---- fence-signal path and IRQ load (after gpulat_diag_finish) ---- */
 
 enum gpulat_irq_source {

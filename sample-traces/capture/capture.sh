@@ -23,7 +23,7 @@
 #   GST_MOCK_EXTRA      extra mock_gpu module parameters (appended)
 #   GST_SEED            seed= for mock_gpu (default 1)
 #   GST_WATCH_BIN       trace-cmd-gpu-latency for the watch scenario
-#   GST_WATCH_ARGS      its options (default: --interval 1 --fail-if max.total>50ms)
+#   GST_WATCH_ARGS      its options (default: --interval 1 --explain --fail-if max.total>50ms)
 #
 # Needs: apt-get, dpkg, qemu-system-x86_64, busybox (static), cpio, gzip, tar,
 # trace-cmd, gcc-12, make.  When run as root, missing packages are installed.
@@ -115,7 +115,7 @@ MOCK_ARGS=$(scenario_args "$SCENARIO") || {
 	STEP="arguments"
 	die "unknown scenario '$SCENARIO' (use steady, deps, saturated, stall or watch)"
 }
-WATCH_ARGS=${GST_WATCH_ARGS:---interval 1 --fail-if max.total>50ms}
+WATCH_ARGS=${GST_WATCH_ARGS:---interval 1 --explain --fail-if max.total>50ms}
 if [ "$SCENARIO" = watch ]; then
 	[ -x "${GST_WATCH_BIN:-}" ] || {
 		STEP="arguments"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1
 # watch_capture.sh CAPTURE.SH TOOL: trace-cmd gpu-latency --watch for real,
 # inside the qemu capture guest (Debian 6.1 kernel, gpu-sched.ko driven by
-# mock_gpu.ko), with --fail-if 'max.total>50ms' and --save-dir; checks the
+# mock_gpu.ko), with --explain --fail-if 'max.total>50ms' and --save-dir; checks the
 # rolling summaries, the alert, the exit code 3, the saved trace (readable,
 # holds the 80 ms job) and that the tracefs instance was created and removed
 # while the top-level buffer stayed untouched.
@@ -30,6 +30,8 @@ grep -qE "^\[ *[0-9.]+s\] ALERT .*max.total" "$w/watch-output.txt" || bad "no AL
 grep -qE "^\[ *[0-9.]+s\] saved the last 5 s: .*alert-1.dat" "$w/watch-output.txt" ||
 	bad "no saved-trace line"
 grep -q '^stopped after' "$w/watch-output.txt" || bad "no final line"
+grep -qE "^\[ *[0-9.]+s\]   why: worst (gfx|comp) job of " "$w/watch-output.txt" ||
+	bad "no --explain 'why' line at the alert"
 [ "$(cat "$w/watch-exit.txt")" = 3 ] || bad "exit code $(cat "$w/watch-exit.txt"), expected 3"
 grep -q '^gpu-latency-watch-' "$w/instances-during.txt" || bad "no instance while watching"
 if grep -q 'gpu-latency-watch' "$w/instances-before.txt" "$w/instances-after.txt"; then
