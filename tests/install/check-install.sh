@@ -49,6 +49,7 @@ if [ "$kshark" = ON ]; then
 	ks=$(find "$root" -name 'plugin-gpu_jobs.so' | head -1)
 	[ -n "$ks" ] || fail "KernelShark plugin not installed under $ks_dir"
 	[ -x "$bin/gpu-kshark" ] || fail "gpu-kshark launcher not installed"
+	[ -n "$(find "$root" -name gpu-kshark.1)" ] || fail "gpu-kshark man page not installed"
 	out=$("$bin/gpu-kshark-rings" "$trace")
 	grep -q gfx <<<"$out" || fail "installed gpu-kshark-rings"
 fi
