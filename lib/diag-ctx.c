@@ -255,7 +255,9 @@ static void prune_cpu(struct gpulat_diag *d, struct dg_cpu *c)
 
 		if (f->ts >= lim)
 			break;
-		dg_ring_prune(&c->freq, f->ts);
+		c->freq.dropped_to = ((const struct dg_freq *)dg_ring_at(&c->freq, 0))->ts;
+		c->freq.head = (c->freq.head + 1) % c->freq.cap;
+		c->freq.n--;
 	}
 }
 
