@@ -64,7 +64,7 @@ void gl_diag_free(struct gl_run *r)
 static void print_hints(const struct gpulat_explain *x, const struct gpulat_job *j, FILE *out)
 {
 	unsigned int i;
-	char d[32], e[32];
+	char d[32], e[32], w[32];
 
 	if (!x) {
 		fprintf(out, "      (no context kept for it)\n");
@@ -72,7 +72,8 @@ static void print_hints(const struct gpulat_explain *x, const struct gpulat_job 
 	}
 	if (!x->n && j)
 		fprintf(out, "      no CPU-side hint (irq, frequency, scheduling, dependencies): the "
-			"time is on the GPU: hw_queue %s, exec %s\n",
+			"time is the GPU's: wait %s (scheduler queue, credits), hw_queue %s, "
+			"exec %s\n", gl_fmt_dur(w, sizeof(w), j->wait),
 			gl_fmt_dur(d, sizeof(d), j->hw_queue), gl_fmt_dur(e, sizeof(e), j->exec));
 	else if (!x->n)
 		fprintf(out, "      no hint: nothing traced delayed the submitter (no irq load, "
