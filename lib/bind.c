@@ -212,6 +212,7 @@ struct gpulat_binding {
 	char			*kept[GPULAT_MAX_WARN_KEEP];
 	unsigned int		nkept;
 	const char		*empty;
+	bool			no_context;	/* skip irq/sched/power records */
 };
 
 static void warnf(struct gpulat_binding *b, const char *fmt, ...)
@@ -645,6 +646,18 @@ static int opt_num(struct gpulat_binding *b, struct bound *bd, enum slot s,
  * is not one of ours, -1 when it is ours but damaged; a damaged record is
  * counted and warned about once per event.
  */
+/**
+ * gpulat_binding_set_context - decode the irq/sched/power context events or not
+ * @b: binding
+ * @on: false makes gpulat_binding_decode() return 0 for them (the default is true)
+ *
+ * Job linking needs none of them; only diagnosis (gpulat-diag.h) does.
+ */
+void gpulat_binding_set_context(struct gpulat_binding *b, bool on)
+{
+	b->no_context = !on;
+}
+
 int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 			  struct gpulat_event *ev)
 {
@@ -659,6 +672,9 @@ int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 		return 0;
 	bd = lookup(b, (int)type);
 	if (!bd)
+		return 0;
+	/* most records of a real trace are context events: cheap to skip */
+	if (b->no_context && bd->def->kind >= GPULAT_EV_IRQ_ENTRY)
 		return 0;
 
 	memset(ev, 0, sizeof(*ev));

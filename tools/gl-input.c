@@ -185,6 +185,11 @@ int gl_run_read(struct gl_run *r)
 		return -1;
 	}
 	gpulat_reader_set_warn(r->reader, gl_warn, r);
+	/* only --explain / --fence-path look at irq, sched and power events */
+	if (!r->diag)
+		for (i = 0; i < r->nfiles; i++)
+			gpulat_binding_set_context(gpulat_reader_binding(r->reader, (int)i),
+						   false);
 	r->era = gpulat_reader_era(r->reader);
 	r->cpus = gpulat_reader_cpus(r->reader, -1);
 

@@ -179,6 +179,9 @@ unsigned int gpulat_binding_problems(const struct gpulat_binding *b);
 int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 			  struct gpulat_event *ev);
 
+/* Decode the irq/sched/power context kinds (default) or skip them (faster). */
+void gpulat_binding_set_context(struct gpulat_binding *b, bool on);
+
 /* Intern a string in the binding's table (same pointer for equal strings). */
 const char *gpulat_binding_intern(struct gpulat_binding *b, const char *s);
 
