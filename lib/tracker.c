@@ -147,6 +147,10 @@ struct gpulat_tracker {
 	size_t			nlost;
 
 	struct gpulat_tracker_counters c;
+
+	/* the job of the last event fed, for gpulat_tracker_last_job() */
+	struct gpulat_job	last;
+	bool			has_last;
 };
 
 static void twarn(struct gpulat_tracker *t, const char *fmt, ...)
@@ -784,6 +788,15 @@ static void free_job(struct gpulat_tracker *t, struct job *j)
 	free(j);
 }
 
+/* remember @j as the job of the event being fed (gpulat_tracker_last_job()) */
+static void keep_last(struct gpulat_tracker *t, const struct job *j)
+{
+	t->last = j->j;
+	t->last.deps = NULL;
+	t->last.n_deps = j->ndeps;
+	t->has_last = true;
+}
+
 /* the job is final: hand it out and forget it */
 static void emit(struct gpulat_tracker *t, struct job *j)
 {
@@ -802,6 +815,7 @@ static void emit(struct gpulat_tracker *t, struct job *j)
 	if (j->j.ts[GPULAT_ST_DONE] != GPULAT_NONE && j->j.ts[GPULAT_ST_QUEUE] == GPULAT_NONE)
 		t->c.orphan_done++;
 	t->c.jobs++;
+	keep_last(t, j);
 	if (t->ops.job)
 		t->ops.job(&j->j, t->data);
 	free_job(t, j);
@@ -944,6 +958,7 @@ static int on_queue(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	}
 	set_ring(t, j, r);
 	job_queue_fields(t, j, ev);
+	keep_last(t, j);
 	evict_if_needed(t);
 	return 0;
 }
@@ -998,6 +1013,7 @@ static int on_run(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		if (ev->flags & GPULAT_EVF_COUNTS)
 			j->j.hw_job_count = ev->hw_job_count;
 	}
+	keep_last(t, j);
 	evict_if_needed(t);
 	return 0;
 }
@@ -1477,6 +1493,7 @@ int gpulat_tracker_feed(struct gpulat_tracker *t, const struct gpulat_event *ev)
 {
 	if (!ev)
 		return -EINVAL;
+	t->has_last = false;
 	t->cur_file = ev->file;
 	if (ensure_cpu(t, ev->cpu) == 0 && ev->ts > t->cpu_last[ev->cpu])
 		t->cpu_last[ev->cpu] = ev->ts;
@@ -1555,6 +1572,22 @@ void gpulat_tracker_flush(struct gpulat_tracker *t, uint64_t end_ts)
 		emit(t, t->held.head);
 	while (t->open.head)
 		emit(t, t->open.head);
+}
+
+/**
+ * gpulat_tracker_last_job - the job the last gpulat_tracker_feed() belonged to
+ * @t: tracker
+ *
+ * For front ends that print event by event (the libtraceevent plugin): after a
+ * queue or run event, the open job with the stages seen so far; after a done
+ * event, the job as it was emitted. A copy, valid until the next call into the
+ * tracker; @deps is NULL.
+ *
+ * Return: the job, or NULL when the last event belonged to no job.
+ */
+const struct gpulat_job *gpulat_tracker_last_job(const struct gpulat_tracker *t)
+{
+	return t->has_last ? &t->last : NULL;
 }
 
 /**

@@ -309,6 +309,15 @@ void gpulat_tracker_counters(const struct gpulat_tracker *t,
 			     struct gpulat_tracker_counters *c);
 
 /*
+ * The job the last gpulat_tracker_feed() belonged to: after a queue or run
+ * event the open job so far, after a done event the job as emitted. A copy
+ * valid until the next call into the tracker (deps == NULL); NULL when the
+ * event belonged to no job. For front ends that print event by event.
+ */
+#define GPULAT_HAVE_TRACKER_LAST_JOB 1
+const struct gpulat_job *gpulat_tracker_last_job(const struct gpulat_tracker *t);
+
+/*
  * The era of the events to come (gpulat_binding_era()). It decides whether a
  * run stage is expected (pre-5.7 has none). Default GPULAT_ERA_NONE: infer it,
  * a run stage is expected once any run event was fed.

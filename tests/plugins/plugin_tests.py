@@ -434,6 +434,9 @@ def truth_from_facts(path):
         last_done[j["ring"]] = d
     rings = {}
     for j in jobs:
+        # wait = run - queue is defined for incomplete jobs too (truth-format.md)
+        if "wait" not in j and j["run_ts"] is not None and j["queue_ts"] is not None:
+            j["wait"] = j["run_ts"] - j["queue_ts"]
         j.setdefault("wait", None)
         j.setdefault("exec", None)
         j.setdefault("total", None)
