@@ -98,17 +98,6 @@ static const char *ts_cpu(char *buf, size_t len, uint64_t ts, int cpu)
 	return buf;
 }
 
-static int cmp_stall_len(const void *a, const void *b)
-{
-	const struct gpulat_stall *x = *(const struct gpulat_stall * const *)a;
-	const struct gpulat_stall *y = *(const struct gpulat_stall * const *)b;
-	uint64_t gx = x->end_ts - x->start_ts, gy = y->end_ts - y->start_ts;
-
-	if (gx != gy)
-		return gx > gy ? -1 : 1;
-	return x->start_ts < y->start_ts ? -1 : x->start_ts > y->start_ts;
-}
-
 static int text_explain(const struct gl_run *r, FILE *out)
 {
 	size_t i, n = gpulat_stats_nworst(r->stats), ns = gpulat_stats_nstalls(r->stats), shown;
@@ -141,7 +130,7 @@ static int text_explain(const struct gl_run *r, FILE *out)
 		return -1;
 	for (i = 0; i < ns; i++)
 		v[i] = gpulat_stats_stall(r->stats, i);
-	qsort(v, ns, sizeof(*v), cmp_stall_len);
+	qsort(v, ns, sizeof(*v), gl_cmp_stall);
 	shown = ns < r->opts->top ? ns : r->opts->top;
 	for (i = 0; i < shown; i++) {
 		const struct gpulat_stall *s = v[i];

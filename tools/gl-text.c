@@ -385,7 +385,8 @@ static int print_depwaits(const struct gl_run *r, FILE *out)
 	return ret;
 }
 
-static int cmp_stall(const void *a, const void *b)
+/* qsort order of struct gpulat_stall pointers: longest first, then earliest */
+int gl_cmp_stall(const void *a, const void *b)
 {
 	const struct gpulat_stall *x = *(const struct gpulat_stall * const *)a;
 	const struct gpulat_stall *y = *(const struct gpulat_stall * const *)b;
@@ -417,7 +418,7 @@ static int print_stalls(const struct gl_run *r, FILE *out)
 		return -1;
 	for (i = 0; i < n; i++)
 		v[i] = gpulat_stats_stall(r->stats, i);
-	qsort(v, n, sizeof(*v), cmp_stall);
+	qsort(v, n, sizeof(*v), gl_cmp_stall);
 	shown = n < r->opts->top ? n : r->opts->top;
 
 	gl_table_init(&t, "llrll", h);
