@@ -376,7 +376,8 @@ static void check_job(struct check *c, json_object *tj, struct ojob *o, bool aff
 	/* pointer labels get their name from the fence timelines */
 	c->compared++;
 	if (dma_fence && strcmp(jstr(tj, "ring"), j->ring_name ? j->ring_name : ""))
-		bad(c, "%s ring name: truth '%s', ours '%s'", name, jstr(tj, "ring"), j->ring_name);
+		bad(c, "%s ring name: truth '%s', ours '%s'", name, jstr(tj, "ring"),
+		    j->ring_name ? j->ring_name : "");
 
 	/* dependencies: the producing job, matched through our own job list */
 	deps = jget(tj, "deps");
