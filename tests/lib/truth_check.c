@@ -321,7 +321,7 @@ static void check_job(struct check *c, json_object *tj, struct ojob *o, bool aff
 	};
 	const struct gpulat_job *j = &o->j;
 	unsigned int lost = lost_mask(tj);
-	const char *status = jstr(tj, "status");
+	const char *status = jstr(tj, "status"), *tring;
 	json_object *deps;
 	char name[200];
 	size_t i, k;
@@ -375,8 +375,9 @@ static void check_job(struct check *c, json_object *tj, struct ojob *o, bool aff
 		bad(c, "%s ring: truth '%s', ours '%s'", name, jstr(tj, "ring_label"), j->ring);
 	/* pointer labels get their name from the fence timelines */
 	c->compared++;
-	if (dma_fence && strcmp(jstr(tj, "ring"), j->ring_name ? j->ring_name : ""))
-		bad(c, "%s ring name: truth '%s', ours '%s'", name, jstr(tj, "ring"),
+	tring = jstr(tj, "ring") ? jstr(tj, "ring") : "";
+	if (dma_fence && strcmp(tring, j->ring_name ? j->ring_name : ""))
+		bad(c, "%s ring name: truth '%s', ours '%s'", name, tring,
 		    j->ring_name ? j->ring_name : "");
 
 	/* dependencies: the producing job, matched through our own job list */
