@@ -2,9 +2,10 @@
 /*
  * Reader: trace.dat files -> binding -> tracker, with clear one-line errors.
  *
- * libtracecmd merges the CPUs (and several files) in time order; each record
+ * read-merge.c merges the CPUs (and several files) in time order; each record
  * is decoded through the file's own binding and fed to the tracker. Nothing is
- * kept per record: memory is O(jobs in flight).
+ * kept per record: memory is O(jobs in flight) plus a bounded window of the
+ * file that libtracecmd holds (read-merge.c).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,49 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
-#include <trace-cmd/trace-cmd.h>
-
-#include "gpulat-int.h"
-#include "gpulat-read.h"
-
-/* exported by libtracecmd, not declared in its public header */
-int tracecmd_cpus(struct tracecmd_input *handle);
+#include "read-int.h"
 
 static const char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-
-struct rfile {
-	struct gpulat_reader	*r;
-	int			idx;
-	const char		*path;
-	struct tracecmd_input	*h;
-	struct tep_handle	*tep;
-	struct gpulat_binding	*b;
-	enum gpulat_era		era;
-	int			cpus;
-	int			cpu_base;
-	uint64_t		*cpu_last;	/* last record ts per cpu (lost windows) */
-	char			first_warn[256];
-	char			*kept[8];	/* warnings before a callback was set */
-	int			nkept;
-};
-
-struct gpulat_reader {
-	struct rfile		*f;
-	int			n;
-	enum gpulat_era		era;
-	bool			signals;
-	bool			ran;
-	uint64_t		first_ts, last_ts;
-	struct gpulat_reader_counts c;
-	gpulat_warn_fn		warn;
-	void			*warn_data;
-	/* during run */
-	struct gpulat_tracker	*t;
-	gpulat_reader_hook_fn	hook;
-	void			*hook_data;
-	int			stop;
-};
 
 static void seterr(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -92,8 +55,9 @@ static void bind_warn(const char *msg, void *data)
 }
 
 /* Is @path readable and a trace-cmd data file? 0 or -errno with @err set. */
-static int check_file(const char *path, char *err, size_t errlen)
+static int check_file(struct rfile *f, char *err, size_t errlen)
 {
+	const char *path = f->path;
 	char magic[sizeof(trace_magic)];
 	struct stat st;
 	FILE *fp;
@@ -109,6 +73,9 @@ static int check_file(const char *path, char *err, size_t errlen)
 		seterr(err, errlen, "%s: is a directory, not a trace-cmd data file", path);
 		return -EISDIR;
 	}
+	f->size = (uint64_t)st.st_size;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
 	fp = fopen(path, "rb");
 	if (!fp) {
 		int e = errno;
@@ -129,10 +96,21 @@ static int check_file(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+double gpulat__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void close_file(struct rfile *f)
 {
 	gpulat_binding_free(f->b);
 	f->b = NULL;
+	if (f->dh && f->dh != f->h)
+		tracecmd_close(f->dh);
+	f->dh = NULL;
 	if (f->h)
 		tracecmd_close(f->h);
 	f->h = NULL;
@@ -144,11 +122,13 @@ static void close_file(struct rfile *f)
 
 static int open_file(struct rfile *f, char *err, size_t errlen)
 {
+	double t0;
 	int ret;
 
-	ret = check_file(f->path, err, errlen);
+	ret = check_file(f, err, errlen);
 	if (ret)
 		return ret;
+	t0 = gpulat__now();
 	/*
 	 * Headers first, then the CPU data: libtracecmd 1.3 crashes when it
 	 * closes a handle whose data failed to load (truncated file), so such
@@ -167,6 +147,10 @@ static int open_file(struct rfile *f, char *err, size_t errlen)
 		       f->path);
 		return -EINVAL;
 	}
+	f->open_cost = gpulat__now() - t0;
+	f->opened_at = gpulat__now();
+	f->dh = f->h;
+	f->page_size = tracecmd_page_size(f->h);
 	tracecmd_set_private(f->h, f);
 	f->tep = tracecmd_get_tep(f->h);
 	f->cpus = tracecmd_cpus(f->h);
@@ -206,6 +190,7 @@ struct gpulat_reader *gpulat_reader_open(const char **paths, int n, char *err, s
 {
 	struct gpulat_reader *r;
 	int i, ret, base = 0;
+	const char *env;
 
 	if (!paths || n < 1) {
 		seterr(err, errlen, "no trace file given");
@@ -220,6 +205,12 @@ struct gpulat_reader *gpulat_reader_open(const char **paths, int n, char *err, s
 		goto nomem;
 	r->n = n;
 	r->first_ts = r->last_ts = GPULAT_NONE;
+	r->reopen_bytes = GPULAT_REOPEN_BYTES;
+	env = getenv("GPULAT_REOPEN_BYTES");
+	if (env && *env) {
+		r->reopen_bytes = strtoull(env, NULL, 0);
+		r->reopen_forced = true;
+	}
 	for (i = 0; i < n; i++) {
 		struct rfile *f = &r->f[i];
 
@@ -300,16 +291,11 @@ static bool is_gpu(enum gpulat_kind k)
 	return k >= GPULAT_EV_QUEUE && k <= GPULAT_EV_AMD_IV;
 }
 
-static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec)
 {
-	struct gpulat_reader *r = data;
-	struct rfile *f = tracecmd_get_private(h);
 	struct gpulat_event ev;
 	int ret, tcpu;
 
-	(void)cpu;
-	if (!f)
-		return 0;
 	r->c.events++;
 	if (r->first_ts == GPULAT_NONE || rec->ts < r->first_ts)
 		r->first_ts = rec->ts;
@@ -372,7 +358,6 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 int gpulat_reader_run(struct gpulat_reader *r, struct gpulat_tracker *t,
 		      gpulat_reader_hook_fn hook, void *data, char *err, size_t errlen)
 {
-	struct tracecmd_input **hs;
 	char line[256];
 	int i, ret;
 
@@ -397,27 +382,14 @@ int gpulat_reader_run(struct gpulat_reader *r, struct gpulat_tracker *t,
 		}
 	}
 
-	/*
-	 * One or several files: the _multi iterator (the single-file one leaks
-	 * the records it peeked when the callback stops it early).
-	 */
-	hs = calloc(r->n, sizeof(*hs));
-	if (!hs) {
-		seterr(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (i = 0; i < r->n; i++)
-		hs[i] = r->f[i].h;
-	ret = tracecmd_iterate_events_multi(hs, r->n, on_record, r);
-	free(hs);
+	ret = gpulat__reader_merge(r);
 	if (r->stop < 0) {
 		seterr(err, errlen, "%s: stopped: %s", r->f[0].path, strerror(-r->stop));
 		return r->stop;
 	}
-	if (ret < 0 && r->c.events == 0) {
-		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (no readable records)",
-		       r->f[0].path);
-		return -EIO;
+	if (ret < 0) {
+		seterr(err, errlen, "%s: %s", r->f[0].path, strerror(-ret));
+		return ret;
 	}
 	if (t)
 		gpulat_tracker_flush(t, r->last_ts == GPULAT_NONE ? 0 : r->last_ts);

@@ -83,6 +83,9 @@ struct gpulat_reader_counts {
 	uint64_t	lost_events;	/* sum of the missed-event counts */
 	uint64_t	lost_gaps;	/* records preceded by a gap (count may be unknown) */
 	uint64_t	damaged;	/* records of ours that could not be decoded */
+	/* bounded memory (lib/read-merge.c, lib/read-drop.c) */
+	uint64_t	reopens;	/* libtracecmd handles replaced by fresh ones */
+	uint64_t	dropped_bytes;	/* file pages given back after reading */
 	uint64_t	kind[GPULAT_EV__COUNT];
 };
 

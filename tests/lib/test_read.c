@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Reader tests: one-line errors naming the file and the problem, the
- * per-event hook, counts and span, several files merged in time.
+ * per-event hook, counts and span, several files merged in time, handle
+ * reopening and page dropping changing nothing.
  *
  *   test_read SAMPLES_DIR [GPU-TRACE-GEN]
  *
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <event-parse.h>
 
 #include "gpulat.h"
 #include "gpulat-read.h"
@@ -306,6 +308,139 @@ static void test_multi_file(void **state)
 	gpulat_reader_close(r);
 }
 
+/*
+ * Reopening libtracecmd handles and dropping read pages (lib/read-merge.c,
+ * lib/read-drop.c) must not change a single event: digest every decoded
+ * event and every job of a run with the defaults, then again with a reopen
+ * after every ring-buffer page (GPULAT_REOPEN_BYTES=1) or every 16, and with
+ * reopening off. The reopened run must really have reopened.
+ */
+struct digest {
+	uint64_t	h;
+	uint64_t	n;
+};
+
+static void mix(struct digest *d, uint64_t v)
+{
+	d->h = (d->h ^ v) * 0x100000001b3ULL;
+	d->n++;
+}
+
+static int digest_hook(const struct gpulat_event *ev, struct tep_record *rec, int file,
+		       void *data)
+{
+	struct digest *d = data;
+
+	mix(d, ev->ts);
+	mix(d, (uint64_t)ev->kind | (uint64_t)(uint32_t)ev->cpu << 16 | (uint64_t)file << 48);
+	mix(d, ev->fence_ptr ^ ev->id ^ ev->dep_ptr ^ (uint64_t)(uint32_t)ev->pid);
+	mix(d, (uint64_t)rec->missed_events);
+	return 0;
+}
+
+static void digest_job(const struct gpulat_job *job, void *data)
+{
+	struct digest *d = data;
+
+	mix(d, job->seq);
+	mix(d, job->ts[GPULAT_ST_QUEUE] ^ job->ts[GPULAT_ST_DONE] ^ job->start_ts);
+	mix(d, job->wait ^ job->exec ^ job->total ^ job->dep_wait);
+	mix(d, (uint64_t)job->status);
+}
+
+static void run_digest(const char *path, const char *env, struct digest *ev,
+		       struct digest *jobs, struct gpulat_reader_counts *c)
+{
+	struct gpulat_tracker_ops ops = { .job = digest_job };
+	struct gpulat_tracker *t;
+	struct gpulat_reader *r;
+	char err[512];
+
+	if (env)
+		setenv("GPULAT_REOPEN_BYTES", env, 1);
+	else
+		unsetenv("GPULAT_REOPEN_BYTES");
+	r = gpulat_reader_open(&path, 1, err, sizeof(err));
+	unsetenv("GPULAT_REOPEN_BYTES");
+	if (!r)
+		fail_msg("%s", err);
+	memset(ev, 0, sizeof(*ev));
+	memset(jobs, 0, sizeof(*jobs));
+	t = gpulat_tracker_new(&ops, jobs);
+	assert_non_null(t);
+	assert_int_equal(gpulat_reader_run(r, t, digest_hook, ev, err, sizeof(err)), 0);
+	gpulat_reader_counts(r, c);
+	gpulat_tracker_free(t);
+	gpulat_reader_close(r);
+}
+
+static void check_reopen(const char *path, const char *bytes)
+{
+	struct digest e0, j0, e1, j1, e2, j2;
+	struct gpulat_reader_counts c0, c1, c2;
+
+	run_digest(path, NULL, &e0, &j0, &c0);
+	run_digest(path, bytes, &e1, &j1, &c1);
+	run_digest(path, "0", &e2, &j2, &c2);
+	if (c1.reopens < 2)
+		fail_msg("%s: only %llu reopens with GPULAT_REOPEN_BYTES=%s", path,
+			 (unsigned long long)c1.reopens, bytes);
+	assert_int_equal(c2.reopens, 0);
+	assert_true(e0.n > 0 && j0.n > 0);
+	assert_int_equal(e1.n, e0.n);
+	assert_int_equal(e1.h, e0.h);
+	assert_int_equal(j1.n, j0.n);
+	assert_int_equal(j1.h, j0.h);
+	assert_int_equal(e2.h, e0.h);
+	assert_int_equal(j2.h, j0.h);
+	assert_int_equal(c1.events, c0.events);
+	assert_int_equal(c1.lost_events, c0.lost_events);
+	assert_int_equal(c1.lost_gaps, c0.lost_gaps);
+}
+
+static void test_reopen_same_events(void **state)
+{
+	static const char *const names[] = {
+		"steady.dat", "lost-events.dat", "two-gpus.dat", "deps-617.dat", "era-pre57.dat",
+	};
+	char p[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		sample(p, sizeof(p), names[i]);
+		/* after every page on the trace with lost events, else every 16 */
+		check_reopen(p, i == 1 ? "1" : "65536");
+	}
+}
+
+/* an uncompressed file: libtracecmd maps it, the reader drops what it read */
+static void test_drop_mapped_pages(void **state)
+{
+	struct digest e0, j0, e1, j1;
+	struct gpulat_reader_counts c0, c1;
+	char cmd[1024], p[512];
+
+	(void)state;
+	if (!gen || access(gen, X_OK))
+		skip();
+	tmpfile_path(p, sizeof(p), "v6-big.dat");
+	snprintf(cmd, sizeof(cmd), "'%s' -q -s steady -o '%s' --file-version 6 --events 200000",
+		 gen, p);
+	if (system(cmd))
+		skip();
+	run_digest(p, NULL, &e0, &j0, &c0);
+	/* 200 k events are some 9 MB: most of it must have been given back */
+	if (c0.dropped_bytes < (4u << 20))
+		fail_msg("%s: only %llu bytes dropped", p, (unsigned long long)c0.dropped_bytes);
+	assert_int_equal(c0.reopens, 0);
+	run_digest(p, "262144", &e1, &j1, &c1);
+	assert_true(c1.reopens > 2);
+	assert_int_equal(e1.n, e0.n);
+	assert_int_equal(e1.h, e0.h);
+	assert_int_equal(j1.h, j0.h);
+}
+
 static int teardown(void **state)
 {
 	char cmd[256];
@@ -326,6 +461,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_hook_stops),
 		cmocka_unit_test(test_multi_file),
+		cmocka_unit_test(test_reopen_same_events),
+		cmocka_unit_test(test_drop_mapped_pages),
 	};
 
 	if (argc < 2) {

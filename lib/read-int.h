@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Reader internals shared by read.c (open, validate, per-record handling)
+ * and read-merge.c (the time-ordered merge and the handle reopening).
+ */
+#ifndef _GPULAT_READ_INT_H
+#define _GPULAT_READ_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "gpulat-int.h"
+#include "gpulat-read.h"
+
+/*
+ * Exported by libtracecmd (1.0 to 1.5) but declared only in its private
+ * header; the signatures are those of lib/trace-cmd/trace-input.c.
+ */
+int tracecmd_cpus(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
+struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
+int tracecmd_set_cursor(struct tracecmd_input *handle, int cpu, unsigned long long offset);
+
+/*
+ * Ring-buffer bytes read through one libtracecmd handle before it is
+ * replaced by a fresh one (read-merge.c explains why); the environment
+ * variable GPULAT_REOPEN_BYTES overrides it (0: never reopen).
+ */
+#define GPULAT_REOPEN_BYTES	(8u << 20)
+
+/* how libtracecmd holds the file's pages (read-drop.c) */
+enum gpulat__mapped {
+	GPULAT_MAP_UNKNOWN,
+	GPULAT_MAP_FILE,	/* mmap of the file: pages are dropped behind */
+	GPULAT_MAP_NONE,	/* malloc'ed (compressed): handles are reopened */
+};
+
+/* the part of one CPU's file mapping whose pages may still be resident */
+struct gpulat__window {
+	uintptr_t		start, end;	/* the mapping */
+	uintptr_t		drop_from;	/* pages below were dropped */
+};
+
+struct rfile {
+	struct gpulat_reader	*r;
+	int			idx;
+	const char		*path;
+	struct tracecmd_input	*h;		/* headers, tep and binding: kept open */
+	struct tep_handle	*tep;
+	struct gpulat_binding	*b;
+	enum gpulat_era		era;
+	int			cpus;
+	int			cpu_base;
+	uint64_t		*cpu_last;	/* last record ts per cpu (lost windows) */
+	char			first_warn[256];
+	char			*kept[8];	/* warnings before a callback was set */
+	int			nkept;
+	/* reading (read-merge.c) */
+	struct tracecmd_input	*dh;		/* records come from here: h, then reopens */
+	int			page_size;
+	uint64_t		since_open;	/* ring-buffer bytes read through dh */
+	double			open_cost;	/* seconds the last open of this file took */
+	double			opened_at;	/* monotonic seconds when dh was opened */
+	bool			no_reopen;	/* a reopen failed: go on with dh */
+	uint64_t		size;		/* of the file, bytes */
+	dev_t			dev;		/* the file, to recognise its mappings */
+	ino_t			ino;
+	enum gpulat__mapped	mapped;
+};
+
+struct gpulat_reader {
+	struct rfile		*f;
+	int			n;
+	enum gpulat_era		era;
+	bool			signals;
+	bool			ran;
+	uint64_t		first_ts, last_ts;
+	struct gpulat_reader_counts c;
+	gpulat_warn_fn		warn;
+	void			*warn_data;
+	uint64_t		reopen_bytes;	/* 0: never */
+	bool			reopen_forced;	/* set from the environment: no cost check */
+	/* during run */
+	struct gpulat_tracker	*t;
+	gpulat_reader_hook_fn	hook;
+	void			*hook_data;
+	int			stop;
+};
+
+double gpulat__now(void);
+/* one record of @f: counts, lost windows, decode, tracker, hook; < 0 stops */
+int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec);
+void gpulat__drop_behind(struct rfile *f, struct gpulat__window *w, const void *data);
+/* every record of every file in time order; 0, -ENOMEM or a stop code */
+int gpulat__reader_merge(struct gpulat_reader *r);
+
+#endif /* _GPULAT_READ_INT_H */

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The reader's main loop: every CPU of every file merged in time order, in
+ * the same order as tracecmd_iterate_events_multi() (smallest timestamp
+ * first; on a tie the first file, then the lowest CPU), through handles that
+ * are replaced by fresh ones as the reading goes on.
+ *
+ * Why reopen: libtracecmd 1.3.1 (Debian 12) keeps what it has read until the
+ * handle is closed, so a long trace costs memory in proportion to its length:
+ *  - uncompressed files (v6, v7 without compression): it maps each CPU's
+ *    whole data at once (page_map_size is the largest power of two <= the
+ *    CPU's data, despite its "about a meg" comment) and every page read
+ *    stays resident in that mapping;
+ *  - compressed files (v7 zstd, trace-cmd's default): free_zpage() never
+ *    finds the chunk it should release (its range test cannot be true; fixed
+ *    upstream by "libtracecmd: Fix free_zpage() offset", libtracecmd 1.5), so
+ *    every decompressed chunk stays in memory, and read_zpage() walks the
+ *    list of all of them for every new chunk (quadratic time).
+ * So after GPULAT_REOPEN_BYTES of ring-buffer pages have been read through a
+ * handle, the file is opened again, every CPU of the new handle is put on the
+ * record the old one would have returned next (tracecmd_set_cursor()), the
+ * new position is checked (same offset, timestamp and missed-events count)
+ * and only then is the old handle closed. Reopening parses the headers again
+ * (kallsyms, event formats, the chunk table of a compressed file), so it is
+ * only done when the reading since the last open took at least
+ * REOPEN_COST_RATIO times as long as that open did. The first handle (rf->h)
+ * stays open for its tep and binding. If a reopen fails, reading goes on with
+ * the handle it has.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read-int.h"
+
+#define REOPEN_COST_RATIO	1.0
+
+struct stream {
+	struct rfile		*f;
+	int			cpu;
+	struct tep_record	*rec;		/* peeked head, owned by f->dh */
+	struct tep_record	*pending;	/* head on the new handle during a reopen */
+	uint64_t		page;		/* file offset of the page last read */
+	struct gpulat__window	w;		/* its pages in a file mapping */
+};
+
+struct merge {
+	struct stream		*s;
+	int			ns;
+	int			*act;		/* streams with a head, in stream order */
+	int			nact;
+};
+
+/* drop stream @i (its CPU is read to the end) from the active list */
+static void deactivate(struct merge *m, int i)
+{
+	int k;
+
+	for (k = 0; k < m->nact; k++) {
+		if (m->act[k] == i) {
+			memmove(&m->act[k], &m->act[k + 1], (m->nact - k - 1) * sizeof(*m->act));
+			m->nact--;
+			return;
+		}
+	}
+}
+
+static bool reopen_due(const struct gpulat_reader *r, const struct rfile *f)
+{
+	/* a mapped file's pages are dropped instead (read-drop.c) */
+	if (f->mapped != GPULAT_MAP_NONE && !r->reopen_forced)
+		return false;
+	if (!r->reopen_bytes || f->no_reopen)
+		return false;
+	/*
+	 * The first handle stays open to the end (tep, binding), and so does
+	 * what was read through it: leave it at once, unless the file is so
+	 * small that all of it costs less than the reopen.
+	 */
+	if (f->dh == f->h)
+		return f->size >= r->reopen_bytes / 4 || f->since_open >= r->reopen_bytes;
+	if (f->since_open < r->reopen_bytes)
+		return false;
+	if (r->reopen_forced)
+		return true;
+	return gpulat__now() - f->opened_at >= REOPEN_COST_RATIO * f->open_cost;
+}
+
+/* libtracecmd 1.3 crashes closing a handle whose init_data failed: leak it */
+static struct tracecmd_input *open_data(const char *path)
+{
+	struct tracecmd_input *h;
+
+	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (h && tracecmd_init_data(h) < 0)
+		h = NULL;
+	return h;
+}
+
+/*
+ * Replace @f's data handle by a fresh one positioned where the old one is.
+ * Return 0, or -1 with the old handle still in use.
+ */
+static int reopen(struct merge *m, struct rfile *f)
+{
+	struct tracecmd_input *nh, *old;
+	struct tep_record *rec;
+	double t0 = gpulat__now();
+	int i;
+
+	nh = open_data(f->path);
+	if (!nh)
+		goto fail;
+	if (tracecmd_cpus(nh) != f->cpus || tracecmd_page_size(nh) != f->page_size)
+		goto fail_close;
+	for (i = 0; i < m->ns; i++) {
+		struct stream *s = &m->s[i];
+
+		s->pending = NULL;
+		if (s->f != f || !s->rec)
+			continue;
+		if (tracecmd_set_cursor(nh, s->cpu, s->rec->offset) < 0)
+			goto fail_close;
+		rec = tracecmd_peek_data(nh, s->cpu);
+		if (!rec || rec->offset != s->rec->offset || rec->ts != s->rec->ts ||
+		    rec->missed_events != s->rec->missed_events || rec->size != s->rec->size)
+			goto fail_close;
+		s->pending = rec;
+	}
+	for (i = 0; i < m->ns; i++) {
+		if (m->s[i].f == f && m->s[i].rec)
+			m->s[i].rec = m->s[i].pending;
+	}
+	old = f->dh;
+	f->dh = nh;
+	/* the peeked heads of @old are freed with it */
+	if (old != f->h)
+		tracecmd_close(old);
+	f->since_open = 0;
+	f->open_cost = gpulat__now() - t0;
+	f->opened_at = gpulat__now();
+	f->r->c.reopens++;
+	return 0;
+fail_close:
+	tracecmd_close(nh);
+fail:
+	f->no_reopen = true;
+	return -1;
+}
+
+static int merge_init(struct gpulat_reader *r, struct merge *m)
+{
+	int i, cpu, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		n += r->f[i].cpus;
+	m->s = calloc(n ? n : 1, sizeof(*m->s));
+	m->act = calloc(n ? n : 1, sizeof(*m->act));
+	if (!m->s || !m->act)
+		return -ENOMEM;
+	for (i = 0; i < r->n; i++) {
+		struct rfile *f = &r->f[i];
+
+		for (cpu = 0; cpu < f->cpus; cpu++) {
+			struct stream *s = &m->s[m->ns];
+
+			s->f = f;
+			s->cpu = cpu;
+			s->page = GPULAT_NONE;
+			s->rec = tracecmd_peek_data(f->dh, cpu);
+			if (s->rec)
+				m->act[m->nact++] = m->ns;
+			m->ns++;
+		}
+	}
+	return 0;
+}
+
+int gpulat__reader_merge(struct gpulat_reader *r)
+{
+	struct merge m = { 0 };
+	int ret = 0;
+
+	if (merge_init(r, &m)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (m.nact > 0) {
+		struct stream *s = &m.s[m.act[0]];
+		struct tep_record *rec;
+		struct rfile *f;
+		uint64_t page;
+		int k;
+
+		/* strict < keeps the first (file, cpu) of equal timestamps */
+		for (k = 1; k < m.nact; k++) {
+			struct stream *o = &m.s[m.act[k]];
+
+			if (o->rec->ts < s->rec->ts)
+				s = o;
+		}
+		f = s->f;
+		/* the peeked head, now ours to free */
+		rec = tracecmd_read_data(f->dh, s->cpu);
+		if (!rec)
+			break;
+		page = rec->offset & ~((uint64_t)f->page_size - 1);
+		if (page != s->page) {
+			s->page = page;
+			f->since_open += (uint64_t)f->page_size;
+			gpulat__drop_behind(f, &s->w, rec->data);
+		}
+		ret = gpulat__reader_record(r, f, rec);
+		tracecmd_free_record(rec);
+		s->rec = tracecmd_peek_data(f->dh, s->cpu);
+		if (!s->rec)
+			deactivate(&m, (int)(s - m.s));
+		if (ret < 0)
+			break;
+		if (reopen_due(r, f))
+			reopen(&m, f);
+	}
+out:
+	free(m.s);
+	free(m.act);
+	return ret;
+}
