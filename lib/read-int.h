@@ -23,6 +23,10 @@ int tracecmd_cpus(struct tracecmd_input *handle);
 int tracecmd_page_size(struct tracecmd_input *handle);
 struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
 int tracecmd_set_cursor(struct tracecmd_input *handle, int cpu, unsigned long long offset);
+int tracecmd_long_size(struct tracecmd_input *handle);
+int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
+				     const char **version);
+size_t tracecmd_get_options_offset(struct tracecmd_input *handle);
 
 /*
  * Ring-buffer bytes read through one libtracecmd handle before it is
@@ -43,6 +47,8 @@ struct gpulat__window {
 	uintptr_t		start, end;	/* the mapping */
 	uintptr_t		drop_from;	/* pages below were dropped */
 };
+
+struct gpulat__zfile;
 
 struct rfile {
 	struct gpulat_reader	*r;
@@ -69,6 +75,7 @@ struct rfile {
 	dev_t			dev;		/* the file, to recognise its mappings */
 	ino_t			ino;
 	enum gpulat__mapped	mapped;
+	struct gpulat__zfile	*z;		/* zstd CPU data read by read-zstd.c */
 };
 
 struct gpulat_reader {
@@ -94,6 +101,12 @@ double gpulat__now(void);
 /* one record of @f: counts, lost windows, decode, tracker, hook; < 0 stops */
 int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec);
 void gpulat__drop_behind(struct rfile *f, struct gpulat__window *w, const void *data);
+
+struct gpulat__zfile *gpulat__zfile_open(struct rfile *f);
+struct tep_record *gpulat__zfile_head(struct gpulat__zfile *z, int cpu);
+void gpulat__zfile_next(struct gpulat__zfile *z, int cpu);
+bool gpulat__zfile_failed(const struct gpulat__zfile *z);
+void gpulat__zfile_close(struct gpulat__zfile *z);
 /* every record of every file in time order; 0, -ENOMEM or a stop code */
 int gpulat__reader_merge(struct gpulat_reader *r);
 

@@ -148,6 +148,45 @@ fail:
 	return -1;
 }
 
+/* do both first records of a CPU agree (the zstd reader vs libtracecmd)? */
+static bool same_record(const struct tep_record *a, const struct tep_record *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->ts == b->ts && a->size == b->size && a->missed_events == b->missed_events &&
+	       a->cpu == b->cpu && !memcmp(a->data, b->data, (size_t)a->size);
+}
+
+/*
+ * A zstd file is read by read-zstd.c unless GPULAT_ZSTD_READER=0; it must
+ * start every CPU on the very record libtracecmd starts it on, else the
+ * file is read by libtracecmd.
+ */
+static void try_zstd(struct rfile *f)
+{
+	const char *env = getenv("GPULAT_ZSTD_READER");
+	int cpu;
+
+	if (env && !strcmp(env, "0"))
+		return;
+	f->z = gpulat__zfile_open(f);
+	if (!f->z)
+		return;
+	for (cpu = 0; cpu < f->cpus; cpu++) {
+		if (!same_record(gpulat__zfile_head(f->z, cpu), tracecmd_peek_data(f->h, cpu))) {
+			gpulat__zfile_close(f->z);
+			f->z = NULL;
+			return;
+		}
+	}
+	f->r->c.zstd_files++;
+}
+
+static struct tep_record *head(struct rfile *f, int cpu)
+{
+	return f->z ? gpulat__zfile_head(f->z, cpu) : tracecmd_peek_data(f->dh, cpu);
+}
+
 static int merge_init(struct gpulat_reader *r, struct merge *m)
 {
 	int i, cpu, n = 0;
@@ -161,13 +200,14 @@ static int merge_init(struct gpulat_reader *r, struct merge *m)
 	for (i = 0; i < r->n; i++) {
 		struct rfile *f = &r->f[i];
 
+		try_zstd(f);
 		for (cpu = 0; cpu < f->cpus; cpu++) {
 			struct stream *s = &m->s[m->ns];
 
 			s->f = f;
 			s->cpu = cpu;
 			s->page = GPULAT_NONE;
-			s->rec = tracecmd_peek_data(f->dh, cpu);
+			s->rec = head(f, cpu);
 			if (s->rec)
 				m->act[m->nact++] = m->ns;
 			m->ns++;
@@ -176,10 +216,48 @@ static int merge_init(struct gpulat_reader *r, struct merge *m)
 	return 0;
 }
 
+/* consume the head of @s: the record, then the next head */
+static int consume(struct gpulat_reader *r, struct merge *m, struct stream *s)
+{
+	struct rfile *f = s->f;
+	struct tep_record *rec;
+	uint64_t page;
+	int ret;
+
+	if (f->z) {
+		ret = gpulat__reader_record(r, f, s->rec);
+		gpulat__zfile_next(f->z, s->cpu);
+		s->rec = gpulat__zfile_head(f->z, s->cpu);
+		if (!s->rec)
+			deactivate(m, (int)(s - m->s));
+		return ret;
+	}
+	/* the peeked head, now ours to free */
+	rec = tracecmd_read_data(f->dh, s->cpu);
+	if (!rec) {
+		deactivate(m, (int)(s - m->s));
+		return 0;
+	}
+	page = rec->offset & ~((uint64_t)f->page_size - 1);
+	if (page != s->page) {
+		s->page = page;
+		f->since_open += (uint64_t)f->page_size;
+		gpulat__drop_behind(f, &s->w, rec->data);
+	}
+	ret = gpulat__reader_record(r, f, rec);
+	tracecmd_free_record(rec);
+	s->rec = tracecmd_peek_data(f->dh, s->cpu);
+	if (!s->rec)
+		deactivate(m, (int)(s - m->s));
+	if (ret >= 0 && reopen_due(r, f))
+		reopen(m, f);
+	return ret;
+}
+
 int gpulat__reader_merge(struct gpulat_reader *r)
 {
 	struct merge m = { 0 };
-	int ret = 0;
+	int i, ret = 0;
 
 	if (merge_init(r, &m)) {
 		ret = -ENOMEM;
@@ -187,9 +265,6 @@ int gpulat__reader_merge(struct gpulat_reader *r)
 	}
 	while (m.nact > 0) {
 		struct stream *s = &m.s[m.act[0]];
-		struct tep_record *rec;
-		struct rfile *f;
-		uint64_t page;
 		int k;
 
 		/* strict < keeps the first (file, cpu) of equal timestamps */
@@ -199,26 +274,13 @@ int gpulat__reader_merge(struct gpulat_reader *r)
 			if (o->rec->ts < s->rec->ts)
 				s = o;
 		}
-		f = s->f;
-		/* the peeked head, now ours to free */
-		rec = tracecmd_read_data(f->dh, s->cpu);
-		if (!rec)
-			break;
-		page = rec->offset & ~((uint64_t)f->page_size - 1);
-		if (page != s->page) {
-			s->page = page;
-			f->since_open += (uint64_t)f->page_size;
-			gpulat__drop_behind(f, &s->w, rec->data);
-		}
-		ret = gpulat__reader_record(r, f, rec);
-		tracecmd_free_record(rec);
-		s->rec = tracecmd_peek_data(f->dh, s->cpu);
-		if (!s->rec)
-			deactivate(&m, (int)(s - m.s));
+		ret = consume(r, &m, s);
 		if (ret < 0)
 			break;
-		if (reopen_due(r, f))
-			reopen(&m, f);
+	}
+	for (i = 0; ret >= 0 && i < r->n; i++) {
+		if (r->f[i].z && gpulat__zfile_failed(r->f[i].z))
+			ret = -EIO;
 	}
 out:
 	free(m.s);

@@ -111,6 +111,8 @@ static void close_file(struct rfile *f)
 	if (f->dh && f->dh != f->h)
 		tracecmd_close(f->dh);
 	f->dh = NULL;
+	gpulat__zfile_close(f->z);
+	f->z = NULL;
 	if (f->h)
 		tracecmd_close(f->h);
 	f->h = NULL;
@@ -386,6 +388,12 @@ int gpulat_reader_run(struct gpulat_reader *r, struct gpulat_tracker *t,
 	if (r->stop < 0) {
 		seterr(err, errlen, "%s: stopped: %s", r->f[0].path, strerror(-r->stop));
 		return r->stop;
+	}
+	if (ret == -EIO) {
+		seterr(err, errlen,
+		       "%s: truncated or damaged trace-cmd data file (compressed CPU data cut short)",
+		       r->f[0].path);
+		return ret;
 	}
 	if (ret < 0) {
 		seterr(err, errlen, "%s: %s", r->f[0].path, strerror(-ret));

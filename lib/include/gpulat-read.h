@@ -86,6 +86,7 @@ struct gpulat_reader_counts {
 	/* bounded memory (lib/read-merge.c, lib/read-drop.c) */
 	uint64_t	reopens;	/* libtracecmd handles replaced by fresh ones */
 	uint64_t	dropped_bytes;	/* file pages given back after reading */
+	uint64_t	zstd_files;	/* files whose zstd CPU data read-zstd.c read */
 	uint64_t	kind[GPULAT_EV__COUNT];
 };
 

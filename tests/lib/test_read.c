@@ -348,8 +348,8 @@ static void digest_job(const struct gpulat_job *job, void *data)
 	mix(d, (uint64_t)job->status);
 }
 
-static void run_digest(const char *path, const char *env, struct digest *ev,
-		       struct digest *jobs, struct gpulat_reader_counts *c)
+static void run_digest_env(const char *path, const char *var, const char *env,
+			   struct digest *ev, struct digest *jobs, struct gpulat_reader_counts *c)
 {
 	struct gpulat_tracker_ops ops = { .job = digest_job };
 	struct gpulat_tracker *t;
@@ -357,11 +357,10 @@ static void run_digest(const char *path, const char *env, struct digest *ev,
 	char err[512];
 
 	if (env)
-		setenv("GPULAT_REOPEN_BYTES", env, 1);
+		setenv(var, env, 1);
 	else
-		unsetenv("GPULAT_REOPEN_BYTES");
+		unsetenv(var);
 	r = gpulat_reader_open(&path, 1, err, sizeof(err));
-	unsetenv("GPULAT_REOPEN_BYTES");
 	if (!r)
 		fail_msg("%s", err);
 	memset(ev, 0, sizeof(*ev));
@@ -369,9 +368,19 @@ static void run_digest(const char *path, const char *env, struct digest *ev,
 	t = gpulat_tracker_new(&ops, jobs);
 	assert_non_null(t);
 	assert_int_equal(gpulat_reader_run(r, t, digest_hook, ev, err, sizeof(err)), 0);
+	unsetenv(var);
 	gpulat_reader_counts(r, c);
 	gpulat_tracker_free(t);
 	gpulat_reader_close(r);
+}
+
+/* GPULAT_REOPEN_BYTES=@env, with libtracecmd reading the CPU data */
+static void run_digest(const char *path, const char *env, struct digest *ev,
+		       struct digest *jobs, struct gpulat_reader_counts *c)
+{
+	setenv("GPULAT_ZSTD_READER", "0", 1);
+	run_digest_env(path, "GPULAT_REOPEN_BYTES", env, ev, jobs, c);
+	unsetenv("GPULAT_ZSTD_READER");
 }
 
 static void check_reopen(const char *path, const char *bytes)
@@ -441,6 +450,73 @@ static void test_drop_mapped_pages(void **state)
 	assert_int_equal(j1.h, j0.h);
 }
 
+/*
+ * zstd-compressed files (every sample) have their CPU data decompressed by
+ * lib/read-zstd.c, not libtracecmd: the same events, the same jobs.
+ */
+static void test_zstd_reader_same_events(void **state)
+{
+	static const char *const names[] = {
+		"steady.dat", "lost-events.dat", "two-gpus.dat", "deps-617.dat", "era-pre57.dat",
+		"amdgpu.dat", "signal-ooo.dat", "real/deps.dat", "real/stall.dat",
+	};
+	struct digest e0, j0, e1, j1;
+	struct gpulat_reader_counts c0, c1;
+	char p[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		sample(p, sizeof(p), names[i]);
+		run_digest_env(p, "GPULAT_ZSTD_READER", "0", &e0, &j0, &c0);
+		run_digest_env(p, "GPULAT_ZSTD_READER", NULL, &e1, &j1, &c1);
+		assert_int_equal(c0.zstd_files, 0);
+		if (c1.zstd_files != 1)
+			fail_msg("%s: not read by the zstd reader", p);
+		assert_true(e0.n > 0 && j0.n > 0);
+		assert_int_equal(e1.n, e0.n);
+		assert_int_equal(e1.h, e0.h);
+		assert_int_equal(j1.n, j0.n);
+		assert_int_equal(j1.h, j0.h);
+		assert_int_equal(c1.events, c0.events);
+		assert_int_equal(c1.lost_events, c0.lost_events);
+		assert_int_equal(c1.lost_gaps, c0.lost_gaps);
+	}
+}
+
+/* a chunk cut short: one line naming the file, not a silent partial report */
+static void test_zstd_truncated_chunk(void **state)
+{
+	struct gpulat_tracker_ops ops = { .job = NULL };
+	struct gpulat_tracker *t;
+	struct gpulat_reader *r;
+	char p[512], tp[512], err[512] = "";
+	const char *path = tp;
+	size_t len;
+	char *buf;
+	int ret;
+
+	(void)state;
+	sample(p, sizeof(p), "steady.dat");
+	buf = read_all(p, &len);
+	tmpfile_path(tp, sizeof(tp), "zstd-cut.dat");
+	/* the options section is the file's tail: zero a stretch of CPU data instead */
+	memset(buf + len / 3, 0, 4096);
+	write_bytes(tp, buf, len);
+	free(buf);
+	r = gpulat_reader_open(&path, 1, err, sizeof(err));
+	if (!r)
+		fail_msg("%s", err);
+	t = gpulat_tracker_new(&ops, NULL);
+	ret = gpulat_reader_run(r, t, NULL, NULL, err, sizeof(err));
+	assert_int_equal(ret, -EIO);
+	assert_non_null(strstr(err, tp));
+	assert_non_null(strstr(err, "compressed CPU data cut short"));
+	assert_null(strchr(err, '\n'));
+	gpulat_tracker_free(t);
+	gpulat_reader_close(r);
+}
+
 static int teardown(void **state)
 {
 	char cmd[256];
@@ -463,6 +539,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_multi_file),
 		cmocka_unit_test(test_reopen_same_events),
 		cmocka_unit_test(test_drop_mapped_pages),
+		cmocka_unit_test(test_zstd_reader_same_events),
+		cmocka_unit_test(test_zstd_truncated_chunk),
 	};
 
 	if (argc < 2) {

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Reading the CPU data of a zstd-compressed trace.dat (version 7, what
+ * trace-cmd record writes by default) without libtracecmd's page cache.
+ *
+ * libtracecmd 1.3.1 keeps every chunk it decompressed until the handle is
+ * closed and walks all of them for each new one (read-merge.c), so a long
+ * trace costs memory and quadratic time. Here each CPU decompresses one
+ * chunk at a time into a buffer of its own and walks its ring-buffer pages
+ * with libtraceevent's kbuffer, exactly as libtracecmd's tracecmd_peek_data()
+ * does; libtracecmd still parses the headers, event formats and options.
+ *
+ * File facts used (trace-cmd's trace.dat v7, lib/trace-cmd/trace-input.c):
+ *  - a section header is u16 id, u16 flags (bit 0: compressed), s32
+ *    description, u64 size; a compressed block is u32 compressed size, u32
+ *    size, then one zstd frame;
+ *  - the options sections start at tracecmd_get_options_offset(); each holds
+ *    options (u16 id, u32 size, data) up to option DONE (0), whose u64 data
+ *    is the offset of the next options section (0: the last);
+ *  - option BUFFER (3): u64 offset of the flyrecord section, the name ("" for
+ *    the top buffer), the clock, u32 page size, u32 cpu count, then per CPU
+ *    u32 cpu, u64 offset, u64 size;
+ *  - a CPU's data: u32 chunk count, then per chunk u32 compressed size,
+ *    u32 size, one zstd frame holding whole ring-buffer pages.
+ * This path is only taken when nothing changes timestamps: no DATE, OFFSET,
+ * TIME_SHIFT, GUEST or TSC2NSEC option (libtracecmd's timestamp_calc() is
+ * then the identity), zstd, the pages libtracecmd reads are whole, and the
+ * first record of every CPU equals libtracecmd's (checked by the caller).
+ * Anything else falls back to libtracecmd.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <zstd.h>
+
+#include "read-int.h"
+
+enum {
+	OPT_DONE	= 0,
+	OPT_DATE	= 1,
+	OPT_BUFFER	= 3,
+	OPT_OFFSET	= 7,
+	OPT_TIME_SHIFT	= 12,
+	OPT_GUEST	= 13,
+	OPT_TSC2NSEC	= 14,
+};
+
+#define SEC_FL_COMPRESS		1
+#define MAX_OPTION_SECTIONS	64
+#define MAX_META		(64u << 20)	/* an options block, sanity bound */
+
+struct zcpu {
+	int			id;		/* the CPU number */
+	uint64_t		next_off;	/* file offset of the next chunk header */
+	uint32_t		chunks_left;
+	unsigned char		*zbuf;		/* compressed chunk */
+	size_t			zcap;
+	unsigned char		*page_buf;	/* decompressed chunk */
+	size_t			pcap, plen;	/* capacity, bytes of pages in it */
+	size_t			ppos;		/* offset of the loaded page in page_buf */
+	uint64_t		vbase;		/* offset of page_buf[0] in the CPU's data */
+	bool			loaded;		/* a page is in the kbuffer */
+	bool			have;		/* rec is the head */
+	struct kbuffer		*kbuf;
+	struct tep_record	rec;
+};
+
+struct gpulat__zfile {
+	int			fd;
+	struct tep_handle	*tep;
+	enum kbuffer_long_size	lsize;
+	ZSTD_DCtx		*dctx;
+	int			page_size;
+	int			ncpu;
+	struct zcpu		*cpu;		/* indexed by CPU number */
+	bool			failed;
+};
+
+static int pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	unsigned char *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static uint64_t num(struct gpulat__zfile *z, const void *p, int n)
+{
+	return tep_read_number(z->tep, p, n);
+}
+
+/* one zstd frame of @zsize bytes at @src into exactly @size bytes at @dst */
+static int unzstd(struct gpulat__zfile *z, void *dst, size_t size, const void *src, size_t zsize)
+{
+	size_t r = ZSTD_decompressDCtx(z->dctx, dst, size, src, zsize);
+
+	return ZSTD_isError(r) || r != size ? -1 : 0;
+}
+
+/*
+ * The options of one section into a malloc'ed buffer: decompressed if the
+ * section is. *@len is set; NULL on error.
+ */
+static unsigned char *read_options(struct gpulat__zfile *z, uint64_t off, size_t *len,
+				   uint64_t *body)
+{
+	unsigned char hdr[16], *zb, *out;
+	uint32_t zsize, size;
+
+	if (pread_full(z->fd, hdr, sizeof(hdr), off))
+		return NULL;
+	if (num(z, hdr, 2) != OPT_DONE)
+		return NULL;
+	*body = off + sizeof(hdr);
+	if (!(num(z, hdr + 2, 2) & SEC_FL_COMPRESS)) {
+		/* plain: options follow; read the section's declared size */
+		uint64_t ssize = num(z, hdr + 8, 8);
+
+		if (!ssize || ssize > MAX_META)
+			return NULL;
+		out = malloc(ssize);
+		if (!out || pread_full(z->fd, out, ssize, *body)) {
+			free(out);
+			return NULL;
+		}
+		*len = ssize;
+		return out;
+	}
+	if (pread_full(z->fd, hdr, 8, *body))
+		return NULL;
+	zsize = (uint32_t)num(z, hdr, 4);
+	size = (uint32_t)num(z, hdr + 4, 4);
+	if (!zsize || !size || zsize > MAX_META || size > MAX_META)
+		return NULL;
+	zb = malloc(zsize);
+	out = malloc(size);
+	if (!zb || !out || pread_full(z->fd, zb, zsize, *body + 8) ||
+	    unzstd(z, out, size, zb, zsize)) {
+		free(zb);
+		free(out);
+		return NULL;
+	}
+	free(zb);
+	*len = size;
+	return out;
+}
+
+/* the top buffer's BUFFER option: flyrecord offset and the CPUs */
+static int parse_buffer(struct gpulat__zfile *z, const unsigned char *d, size_t len,
+			uint64_t *fly)
+{
+	size_t pos = 8, n;
+	uint32_t cpus, i;
+
+	if (len < 8)
+		return -1;
+	*fly = num(z, d, 8);
+	/* name, clock */
+	for (i = 0; i < 2; i++) {
+		n = strnlen((const char *)d + pos, len - pos);
+		if (pos + n >= len)
+			return -1;
+		if (i == 0 && n)
+			return 1;		/* an instance, not the top buffer */
+		pos += n + 1;
+	}
+	if (pos + 8 > len)
+		return -1;
+	if ((int)num(z, d + pos, 4) != z->page_size)
+		return -1;
+	cpus = (uint32_t)num(z, d + pos + 4, 4);
+	pos += 8;
+	if (!cpus || cpus > 65536 || pos + (size_t)cpus * 20 > len)
+		return -1;
+	for (i = 0; i < cpus; i++) {
+		uint32_t id = (uint32_t)num(z, d + pos, 4);
+		uint64_t off = num(z, d + pos + 4, 8), size = num(z, d + pos + 12, 8);
+
+		pos += 20;
+		if ((int)id >= z->ncpu || z->cpu[id].id >= 0)
+			return -1;
+		z->cpu[id].id = (int)id;
+		if (!size)
+			continue;
+		z->cpu[id].next_off = off;
+	}
+	return 0;
+}
+
+/* walk the options sections; 0 when the top buffer was found and nothing shifts time */
+static int parse_options(struct gpulat__zfile *z, uint64_t off, uint64_t *fly)
+{
+	int sections, found = 0;
+
+	for (sections = 0; off && sections < MAX_OPTION_SECTIONS; sections++) {
+		uint64_t body, next = 0;
+		unsigned char *d;
+		size_t len, pos = 0;
+		bool done = false;
+
+		d = read_options(z, off, &len, &body);
+		if (!d)
+			return -1;
+		while (pos + 6 <= len && !done) {
+			unsigned int id = (unsigned int)num(z, d + pos, 2);
+			uint32_t size = (uint32_t)num(z, d + pos + 2, 4);
+			const unsigned char *od = d + pos + 6;
+			int r;
+
+			pos += 6;
+			if (size > len - pos)
+				break;
+			switch (id) {
+			case OPT_DONE:
+				next = size >= 8 ? num(z, od, 8) : 0;
+				done = true;
+				break;
+			case OPT_BUFFER:
+				r = parse_buffer(z, od, size, fly);
+				if (r < 0) {
+					free(d);
+					return -1;
+				}
+				if (r == 0)
+					found++;
+				break;
+			case OPT_DATE:
+			case OPT_OFFSET:
+			case OPT_TIME_SHIFT:
+			case OPT_GUEST:
+			case OPT_TSC2NSEC:
+				/* libtracecmd would change the timestamps */
+				free(d);
+				return -1;
+			default:
+				break;
+			}
+			pos += size;
+		}
+		free(d);
+		if (!done)
+			return -1;
+		off = next;
+	}
+	return found == 1 && !off ? 0 : -1;
+}
+
+/* read the chunk count of every CPU's data */
+static int init_cpus(struct gpulat__zfile *z, uint64_t fly)
+{
+	unsigned char hdr[16];
+	int i;
+
+	if (pread_full(z->fd, hdr, sizeof(hdr), fly))
+		return -1;
+	if (!(num(z, hdr + 2, 2) & SEC_FL_COMPRESS))
+		return -1;
+	for (i = 0; i < z->ncpu; i++) {
+		struct zcpu *c = &z->cpu[i];
+
+		if (c->id < 0 || !c->next_off)
+			continue;
+		if (pread_full(z->fd, hdr, 4, c->next_off))
+			return -1;
+		c->chunks_left = (uint32_t)num(z, hdr, 4);
+		c->next_off += 4;
+		c->kbuf = kbuffer_alloc(z->lsize, tep_is_file_bigendian(z->tep) ?
+					KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+		if (!c->kbuf)
+			return -1;
+		if (tep_is_old_format(z->tep))
+			kbuffer_set_old_format(c->kbuf);
+	}
+	return 0;
+}
+
+/* decompress the CPU's next chunk: 1, 0 at the end, -1 on damage */
+static int load_chunk(struct gpulat__zfile *z, struct zcpu *c)
+{
+	unsigned char hdr[8];
+	uint32_t zsize, size;
+
+	if (!c->chunks_left)
+		return 0;
+	if (pread_full(z->fd, hdr, sizeof(hdr), c->next_off))
+		return -1;
+	zsize = (uint32_t)num(z, hdr, 4);
+	size = (uint32_t)num(z, hdr + 4, 4);
+	/* libtracecmd reads whole pages: a chunk holds a whole number of them */
+	if (!zsize || !size || size % (uint32_t)z->page_size || size > MAX_META || zsize > MAX_META)
+		return -1;
+	if (zsize > c->zcap) {
+		unsigned char *nb = realloc(c->zbuf, zsize);
+
+		if (!nb)
+			return -1;
+		c->zbuf = nb;
+		c->zcap = zsize;
+	}
+	if (size > c->pcap) {
+		unsigned char *nb = realloc(c->page_buf, size);
+
+		if (!nb)
+			return -1;
+		c->page_buf = nb;
+		c->pcap = size;
+	}
+	if (pread_full(z->fd, c->zbuf, zsize, c->next_off + 8) ||
+	    unzstd(z, c->page_buf, size, c->zbuf, zsize))
+		return -1;
+	c->vbase += c->plen;
+	c->plen = size;
+	c->ppos = 0;
+	c->next_off += 8 + (uint64_t)zsize;
+	c->chunks_left--;
+	return 1;
+}
+
+/*
+ * Make c->rec the CPU's next record, as tracecmd_peek_data() would; false
+ * at the end of the CPU's data. A page whose header is bad ends the CPU, as
+ * in libtracecmd; a chunk that cannot be read or decompressed also sets
+ * z->failed.
+ */
+static bool advance(struct gpulat__zfile *z, struct zcpu *c)
+{
+	unsigned long long ts;
+	void *data;
+	int r;
+
+	c->have = false;
+	for (;;) {
+		if (!c->loaded) {
+			if (c->ppos >= c->plen) {
+				r = load_chunk(z, c);
+				if (r <= 0) {
+					if (r < 0)
+						z->failed = true;
+					return false;
+				}
+			}
+			kbuffer_load_subbuffer(c->kbuf, c->page_buf + c->ppos);
+			if (kbuffer_subbuffer_size(c->kbuf) > z->page_size)
+				return false;
+			c->loaded = true;
+		}
+		data = kbuffer_read_event(c->kbuf, &ts);
+		if (data)
+			break;
+		c->loaded = false;
+		c->ppos += (size_t)z->page_size;
+	}
+	memset(&c->rec, 0, sizeof(c->rec));
+	c->rec.ts = ts;
+	c->rec.size = kbuffer_event_size(c->kbuf);
+	c->rec.record_size = kbuffer_curr_size(c->kbuf);
+	c->rec.cpu = c->id;
+	c->rec.data = data;
+	c->rec.offset = c->vbase + c->ppos + (uint64_t)kbuffer_curr_offset(c->kbuf);
+	c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+	c->rec.ref_count = 1;
+	kbuffer_next_event(c->kbuf, NULL);
+	c->have = true;
+	return true;
+}
+
+/**
+ * gpulat__zfile_open - read @f's CPU data ourselves, if it is zstd-compressed
+ * @f: an opened file (f->h has its headers and options)
+ *
+ * Return: the reader, each CPU on its first record, or NULL when the file
+ * is not one this path reads (the caller then uses libtracecmd).
+ */
+struct gpulat__zfile *gpulat__zfile_open(struct rfile *f)
+{
+	const char *name = NULL, *ver = NULL;
+	struct gpulat__zfile *z;
+	uint64_t fly = 0;
+	int i;
+
+	if (tracecmd_get_file_compress_proto(f->h, &name, &ver) || !name || strcmp(name, "zstd"))
+		return NULL;
+	if (tep_get_header_timestamp_size(f->tep) != 8 || f->page_size <= 0 || f->cpus <= 0)
+		return NULL;
+	z = calloc(1, sizeof(*z));
+	if (!z)
+		return NULL;
+	z->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	z->tep = f->tep;
+	z->lsize = tracecmd_long_size(f->h) == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8;
+	z->page_size = f->page_size;
+	z->ncpu = f->cpus;
+	z->cpu = calloc(z->ncpu, sizeof(*z->cpu));
+	z->dctx = ZSTD_createDCtx();
+	if (z->fd < 0 || !z->cpu || !z->dctx)
+		goto fail;
+	for (i = 0; i < z->ncpu; i++)
+		z->cpu[i].id = -1;
+	if (parse_options(z, tracecmd_get_options_offset(f->h), &fly) || init_cpus(z, fly))
+		goto fail;
+	for (i = 0; i < z->ncpu; i++) {
+		if (z->cpu[i].kbuf)
+			advance(z, &z->cpu[i]);
+		if (z->failed)
+			goto fail;
+	}
+	return z;
+fail:
+	gpulat__zfile_close(z);
+	return NULL;
+}
+
+/* the CPU's current record, NULL at its end */
+struct tep_record *gpulat__zfile_head(struct gpulat__zfile *z, int cpu)
+{
+	if (cpu < 0 || cpu >= z->ncpu || !z->cpu[cpu].have)
+		return NULL;
+	return &z->cpu[cpu].rec;
+}
+
+/* move the CPU on to its next record */
+void gpulat__zfile_next(struct gpulat__zfile *z, int cpu)
+{
+	if (cpu >= 0 && cpu < z->ncpu && z->cpu[cpu].have)
+		advance(z, &z->cpu[cpu]);
+}
+
+/* whether some chunk could not be read or decompressed */
+bool gpulat__zfile_failed(const struct gpulat__zfile *z)
+{
+	return z->failed;
+}
+
+void gpulat__zfile_close(struct gpulat__zfile *z)
+{
+	int i;
+
+	if (!z)
+		return;
+	for (i = 0; z->cpu && i < z->ncpu; i++) {
+		if (z->cpu[i].kbuf)
+			kbuffer_free(z->cpu[i].kbuf);
+		free(z->cpu[i].zbuf);
+		free(z->cpu[i].page_buf);
+	}
+	free(z->cpu);
+	if (z->dctx)
+		ZSTD_freeDCtx(z->dctx);
+	if (z->fd >= 0)
+		close(z->fd);
+	free(z);
+}
