@@ -5,27 +5,23 @@
  * first; on a tie the first file, then the lowest CPU), through handles that
  * are replaced by fresh ones as the reading goes on.
  *
- * Why reopen: libtracecmd 1.3.1 (Debian 12) keeps what it has read until the
- * handle is closed, so a long trace costs memory in proportion to its length:
- *  - uncompressed files (v6, v7 without compression): it maps each CPU's
- *    whole data at once (page_map_size is the largest power of two <= the
- *    CPU's data, despite its "about a meg" comment) and every page read
- *    stays resident in that mapping;
- *  - compressed files (v7 zstd, trace-cmd's default): free_zpage() never
- *    finds the chunk it should release (its range test cannot be true; fixed
- *    upstream by "libtracecmd: Fix free_zpage() offset", libtracecmd 1.5), so
- *    every decompressed chunk stays in memory, and read_zpage() walks the
- *    list of all of them for every new chunk (quadratic time).
+ * zstd-compressed files are normally read by read-zstd.c; uncompressed ones
+ * have their read pages dropped by read-drop.c. What is left here is the
+ * fallback for compressed files read-zstd.c does not take (other
+ * compressors, timestamp conversions): libtracecmd 1.3.1 keeps every chunk
+ * it decompressed until the handle is closed (free_zpage() never finds the
+ * chunk it should release; fixed upstream by "libtracecmd: Fix free_zpage()
+ * offset", libtracecmd 1.5) and walks all of them for every new chunk.
  * So after GPULAT_REOPEN_BYTES of ring-buffer pages have been read through a
  * handle, the file is opened again, every CPU of the new handle is put on the
  * record the old one would have returned next (tracecmd_set_cursor()), the
- * new position is checked (same offset, timestamp and missed-events count)
- * and only then is the old handle closed. Reopening parses the headers again
- * (kallsyms, event formats, the chunk table of a compressed file), so it is
- * only done when the reading since the last open took at least
- * REOPEN_COST_RATIO times as long as that open did. The first handle (rf->h)
- * stays open for its tep and binding. If a reopen fails, reading goes on with
- * the handle it has.
+ * new position is checked (same offset, timestamp, size and missed-events
+ * count) and only then is the old handle closed. Reopening parses the
+ * headers again (kallsyms, event formats, the chunk table of a compressed
+ * file), so it is only done when the reading since the last open took at
+ * least REOPEN_COST_RATIO times as long as that open did. The first handle
+ * (rf->h) stays open for its tep and binding. If a reopen fails, reading
+ * goes on with the handle it has.
  */
 #include <errno.h>
 #include <stdlib.h>
