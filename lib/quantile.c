@@ -154,6 +154,82 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void insertion_sort(uint64_t *v, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		uint64_t x = v[i];
+
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+#define RADIX_BITS	8
+#define RADIX_BINS	(1 << RADIX_BITS)
+#define RADIX_DIGITS	(64 / RADIX_BITS)
+#define RADIX_MIN	64	/* below this, insertion sort is cheaper */
+
+/*
+ * Sort @v[0..n-1] ascending: LSD radix sort, one byte per pass, skipping
+ * the bytes in which all values agree (latencies rarely use more than four
+ * of them), so about 2 * 4 * n memory accesses and no comparison calls.
+ * Falls back to qsort when the scratch buffer cannot be allocated. A sort of
+ * plain integers has a single result, so every method gives the same array.
+ */
+static void sort_u64(uint64_t *v, size_t n)
+{
+	uint32_t cnt[RADIX_DIGITS][RADIX_BINS];
+	uint64_t all_or = 0, all_and = ~0ULL, *tmp, *src = v, *dst, *swp;
+	unsigned int d;
+	size_t i;
+
+	if (n < RADIX_MIN) {
+		insertion_sort(v, n);
+		return;
+	}
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp || n > UINT32_MAX) {
+		free(tmp);
+		qsort(v, n, sizeof(*v), cmp_u64);
+		return;
+	}
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < n; i++) {
+		uint64_t x = v[i];
+
+		all_or |= x;
+		all_and &= x;
+		for (d = 0; d < RADIX_DIGITS; d++)
+			cnt[d][(x >> (d * RADIX_BITS)) & (RADIX_BINS - 1)]++;
+	}
+	dst = tmp;
+	for (d = 0; d < RADIX_DIGITS; d++) {
+		unsigned int sh = d * RADIX_BITS;
+		uint32_t pos = 0, c;
+		size_t b;
+
+		/* every value has the same byte here: the pass would not move anything */
+		if (!(((all_or ^ all_and) >> sh) & (RADIX_BINS - 1)))
+			continue;
+		for (b = 0; b < RADIX_BINS; b++) {
+			c = cnt[d][b];
+			cnt[d][b] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[d][(src[i] >> sh) & (RADIX_BINS - 1)]++] = src[i];
+		swp = src;
+		src = dst;
+		dst = swp;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+}
+
 static uint64_t hist_rank(const struct gpulat__qacc *q, double p)
 {
 	uint64_t k, seen = 0, v;
@@ -200,7 +276,13 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 			r[i] = hist_rank(q, ps[i]);
 		s->stddev = sqrt(q->wm2 / (double)q->n);
 	} else {
-		qsort(q->v, q->nv, sizeof(*q->v), cmp_u64);
+		/*
+		 * A full sort rather than a selection of the four ranks: the
+		 * stddev below is a double sum whose rounding depends on the
+		 * order of its terms, and the reports print it to 17 digits,
+		 * so the ascending order is part of the output.
+		 */
+		sort_u64(q->v, q->nv);
 		for (i = 0; i < 4; i++)
 			r[i] = gpulat__nearest_rank(q->v, q->nv, ps[i]);
 		/* two passes over exact values: mean as a long double */

@@ -365,7 +365,12 @@ const char *gpulat_metric_name(enum gpulat_metric m);	/* "wait", "hw_queue", ...
  * into a log-linear histogram and each quantile is within GPULAT_REL_ERROR of
  * the exact one (relative). @exact says which.
  */
-#define GPULAT_EXACT_MAX	65536
+/*
+ * 8192 u64 = 64 KiB, about the 58 KiB of the histogram a group switches to
+ * (7424 u64 buckets): an exact group and metric never costs much more than
+ * a histogram one, with 5 metrics in every ring, process, client and device.
+ */
+#define GPULAT_EXACT_MAX	8192
 #define GPULAT_REL_ERROR	(1.0 / 128)
 
 struct gpulat_summary {

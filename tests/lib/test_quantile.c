@@ -2,7 +2,9 @@
 /*
  * Quantiles and histograms against a brute-force computation, through the
  * public statistics API: exact mode (<= GPULAT_EXACT_MAX values) must match
- * exactly, histogram mode within GPULAT_REL_ERROR.
+ * exactly, histogram mode within GPULAT_REL_ERROR. The exact mode sorts with
+ * an insertion sort below 64 values and a radix sort above: sizes on both
+ * sides, sorted / reversed / equal inputs and values using every byte.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -76,39 +78,73 @@ static const struct gpulat_summary *run(uint64_t *v, size_t n, struct gpulat_sta
 	return &gpulat_stats_group(s, GPULAT_G_RING, 0)->m[GPULAT_M_TOTAL];
 }
 
-static void check_exact(size_t n, uint64_t mod)
+/* @v[0..n-1] (n >= 1) through the stats in exact mode, against a qsort */
+static void check_exact_v(const uint64_t *v, size_t n)
 {
-	uint64_t *v = malloc(n * sizeof(*v)), *sorted = malloc(n * sizeof(*v));
+	uint64_t *sorted = malloc(n * sizeof(*v));
 	const struct gpulat_summary *s;
 	struct gpulat_stats *st;
-	long double sum = 0, var = 0, mean;
+	unsigned __int128 sum = 0;
+	long double var = 0, mean;
 	size_t i;
 
-	assert_non_null(v);
 	assert_non_null(sorted);
-	for (i = 0; i < n; i++)
-		v[i] = sorted[i] = rnd() % mod;
+	memcpy(sorted, v, n * sizeof(*v));
 	qsort(sorted, n, sizeof(*sorted), cmp_u64);
 	for (i = 0; i < n; i++)
 		sum += sorted[i];
-	mean = sum / n;
+	mean = (long double)sum / n;
 	for (i = 0; i < n; i++)
 		var += (sorted[i] - mean) * (sorted[i] - mean);
 
-	s = run(v, n, &st);
+	s = run((uint64_t *)v, n, &st);
 	assert_true(s->exact);
 	assert_int_equal(s->n, n);
 	assert_int_equal(s->min, sorted[0]);
 	assert_int_equal(s->max, sorted[n - 1]);
-	assert_int_equal(s->mean, (uint64_t)floorl(mean));
+	assert_int_equal(s->mean, (uint64_t)(sum / n));
 	assert_true(fabs(s->stddev - (double)sqrtl(var / n)) <= 1e-6 * (s->stddev + 1));
 	assert_int_equal(s->p50, brute(sorted, n, 500));
 	assert_int_equal(s->p90, brute(sorted, n, 900));
 	assert_int_equal(s->p99, brute(sorted, n, 990));
 	assert_int_equal(s->p999, brute(sorted, n, 999));
 	gpulat_stats_free(st);
-	free(v);
 	free(sorted);
+}
+
+/* @n random values below @mod (0: any u64) */
+static void check_exact(size_t n, uint64_t mod)
+{
+	uint64_t *v = malloc(n * sizeof(*v));
+	size_t i;
+
+	assert_non_null(v);
+	for (i = 0; i < n; i++)
+		v[i] = mod ? rnd() % mod : rnd();
+	check_exact_v(v, n);
+	free(v);
+}
+
+/* ascending, descending, constant and two-valued inputs of @n values */
+static void check_patterns(size_t n)
+{
+	uint64_t *v = malloc(n * sizeof(*v));
+	size_t i;
+
+	assert_non_null(v);
+	for (i = 0; i < n; i++)
+		v[i] = 1000 + 3 * i;
+	check_exact_v(v, n);
+	for (i = 0; i < n; i++)
+		v[i] = (uint64_t)(n - i) << 40;	/* only the high bytes differ */
+	check_exact_v(v, n);
+	for (i = 0; i < n; i++)
+		v[i] = 123456789;
+	check_exact_v(v, n);
+	for (i = 0; i < n; i++)
+		v[i] = i % 3 ? UINT64_MAX - 1 : 0;
+	check_exact_v(v, n);
+	free(v);
 }
 
 static void test_exact_small(void **state)
@@ -116,24 +152,29 @@ static void test_exact_small(void **state)
 	size_t n;
 
 	(void)state;
-	for (n = 1; n <= 40; n++)
+	for (n = 1; n <= 70; n++)
 		check_exact(n, 1000);
 	check_exact(1000, 10);		/* many ties */
 	check_exact(1001, 1ULL << 40);
+	check_exact(5000, 0);		/* every byte differs: eight radix passes */
 	check_exact(GPULAT_EXACT_MAX, 5000000);	/* the largest exact size */
+	check_exact(GPULAT_EXACT_MAX, 0);
+	check_patterns(63);		/* insertion sort */
+	check_patterns(64);		/* radix sort */
+	check_patterns(GPULAT_EXACT_MAX);
 }
 
-static void test_histogram_mode(void **state)
+/* @n values in histogram mode: n, min, max, mean exact, quantiles within 1/128 */
+static void check_hist(size_t n)
 {
-	size_t n = GPULAT_EXACT_MAX * 3 + 17, i;
 	uint64_t *v = malloc(n * sizeof(*v)), *sorted = malloc(n * sizeof(*v));
 	const struct gpulat_summary *s;
 	struct gpulat_stats *st;
 	unsigned __int128 sum = 0;
 	const unsigned int pm[4] = { 500, 900, 990, 999 };
 	uint64_t got[4];
+	size_t i;
 
-	(void)state;
 	for (i = 0; i < n; i++) {
 		/* log-uniform-ish: 1 ns .. ~1 s */
 		v[i] = sorted[i] = (rnd() % 1000) << (rnd() % 20);
@@ -158,6 +199,13 @@ static void test_histogram_mode(void **state)
 	gpulat_stats_free(st);
 	free(v);
 	free(sorted);
+}
+
+static void test_histogram_mode(void **state)
+{
+	(void)state;
+	check_hist(GPULAT_EXACT_MAX + 1);	/* the smallest histogram size */
+	check_hist(GPULAT_EXACT_MAX * 3 + 17);
 }
 
 static void test_log2_hist(void **state)
