@@ -5,13 +5,15 @@
  * queue depth, worst jobs, stalls and dependency waits.
  *
  * Jobs arrive in completion order (or any order). Everything that needs time
- * order (busy union, depth, gaps) goes through a per-group min-heap that is
- * swept at gpulat_stats_finish(); when a group's heaps hold more than
- * REORDER_MAX entries, the entries older than a watermark (newest done seen
- * minus twice the longest job seen minus 50 ms) are swept early. That keeps
- * memory bounded on long traces; it is exact unless a job reaches the stats
- * later than that horizon (jobs flushed incomplete at the end of a long
- * trace then count in the depth only from the sweep point on).
+ * order (busy union, depth, gaps) goes through per-group reorder queues
+ * (struct rq: queue and done times for the depth, runs for the busy union,
+ * submissions for the gaps) that are swept in time order at
+ * gpulat_stats_finish(); when a group's queues hold more than REORDER_MAX
+ * entries, the entries older than a watermark (newest done seen minus twice
+ * the longest job seen minus 50 ms) are swept early. That keeps memory
+ * bounded on long traces; it is exact unless a job reaches the stats later
+ * than that horizon (jobs flushed incomplete at the end of a long trace then
+ * count in the depth only from the sweep point on).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 
 #define REORDER_MAX	16384
 #define STALLS_MAX	65536
+#define RQ_SHIFT	64	/* an entry moves back at most this far in rq.v */
 
 struct tev {
 	uint64_t	t;
@@ -31,6 +34,20 @@ struct tev {
 struct heap {
 	struct tev	*v;
 	size_t		n, cap;
+};
+
+/*
+ * Reorder queue. Entries come nearly sorted (jobs reach the stats at their
+ * done), so they go into a sorted array, appended or moved back at most
+ * RQ_SHIFT places (stable: after equal entries); the rare entry further out
+ * of order goes into a min-heap. The smallest entry is the smaller of the
+ * array's head and the heap's top, the array's on ties. Popping the array is
+ * O(1), where a heap of every entry cost O(log n) per pop.
+ */
+struct rq {
+	struct tev	*v;		/* sorted, live entries v[head .. n - 1] */
+	size_t		head, n, cap;
+	struct heap	late;		/* entries too far out of order */
 };
 
 struct sweep_depth {
@@ -58,7 +75,10 @@ struct grp {
 	struct gpulat__hnode	node;
 	struct gpulat_group	g;
 	struct gpulat__qacc	q[GPULAT_M__COUNT];
-	struct heap		hdepth, hbusy, hsubmit;
+	struct rq		dqueue;		/* depth: queue times (a = +1) */
+	struct rq		ddone;		/* depth: done times (a = -1) */
+	struct rq		busy;		/* start, a = done, b = cpus */
+	struct rq		submit;		/* processes: queue time, a = cpu */
 	struct sweep_depth	sd;
 	struct sweep_busy	sb;
 	struct sweep_gap	sg;
@@ -77,6 +97,8 @@ struct vec {
 struct gpulat_stats {
 	struct gpulat_stats_opts o;
 	struct gpulat__strtab	*strs;
+	const char		*mdev, *mring, *mcomm;	/* the last interned, see sstr_memo */
+	struct grp		*last[GPULAT_G__COUNT];	/* the last group of each kind */
 	struct gpulat__htab	groups[GPULAT_G__COUNT];
 	struct vec		list[GPULAT_G__COUNT];
 	struct gpulat__htab	dw;
@@ -169,11 +191,94 @@ static struct tev heap_pop(struct heap *h)
 	return top;
 }
 
+static void rq_free(struct rq *q)
+{
+	free(q->v);
+	free(q->late.v);
+}
+
+static size_t rq_len(const struct rq *q)
+{
+	return q->n - q->head + q->late.n;
+}
+
+static int rq_push(struct rq *q, uint64_t t, int64_t a, uint64_t b)
+{
+	struct tev e = { t, a, b };
+	size_t i;
+
+	if (q->n == q->cap) {
+		if (q->head && q->head >= q->n / 2) {
+			/* at least half is popped: reuse it (amortized O(1)) */
+			memmove(q->v, q->v + q->head, (q->n - q->head) * sizeof(*q->v));
+			q->n -= q->head;
+			q->head = 0;
+		} else {
+			size_t cap = q->cap ? q->cap * 2 : 64;
+			struct tev *nv = realloc(q->v, cap * sizeof(*nv));
+
+			if (!nv)
+				return -ENOMEM;
+			q->v = nv;
+			q->cap = cap;
+		}
+	}
+	for (i = q->n; i > q->head && tev_less(&e, &q->v[i - 1]); i--)
+		if (q->n - i >= RQ_SHIFT)
+			return heap_push(&q->late, t, a, b);
+	if (i < q->n)
+		memmove(&q->v[i + 1], &q->v[i], (q->n - i) * sizeof(*q->v));
+	q->v[i] = e;
+	q->n++;
+	return 0;
+}
+
+/* the smallest entry, NULL when empty */
+static const struct tev *rq_peek(const struct rq *q)
+{
+	const struct tev *e = q->head < q->n ? &q->v[q->head] : NULL;
+
+	if (q->late.n && (!e || tev_less(&q->late.v[0], e)))
+		return &q->late.v[0];
+	return e;
+}
+
+/* remove the smallest entry (the queue is not empty) */
+static struct tev rq_pop(struct rq *q)
+{
+	struct tev e;
+
+	if (q->late.n && (q->head == q->n || tev_less(&q->late.v[0], &q->v[q->head])))
+		return heap_pop(&q->late);
+	e = q->v[q->head++];
+	if (q->head == q->n)
+		q->head = q->n = 0;
+	return e;
+}
+
 static const char *sstr(struct gpulat_stats *s, const char *str)
 {
 	const char *r = gpulat__strtab_intern(s->strs, str ? str : "");
 
 	return r ? r : "";
+}
+
+/*
+ * sstr() that first compares with the string interned last time for the same
+ * job field (*@last): consecutive jobs mostly share their device, ring and
+ * command, and a strcmp is cheaper than hashing and looking up.
+ */
+static const char *sstr_memo(struct gpulat_stats *s, const char **last, const char *str)
+{
+	const char *r;
+
+	if (*last && str && !strcmp(str, *last))
+		return *last;
+	r = gpulat__strtab_intern(s->strs, str ? str : "");
+	if (!r)
+		return "";
+	*last = r;
+	return r;
 }
 
 /* ---- stalls --------------------------------------------------------------- */
@@ -263,21 +368,29 @@ static void sweep_submit_one(struct gpulat_stats *s, struct grp *g, const struct
 	p->any = true;
 }
 
-/* sweep every heap entry with t < @until (all if GPULAT_NONE) */
+/* sweep every queued entry with t < @until (all if GPULAT_NONE) */
 static void sweep(struct gpulat_stats *s, struct grp *g, uint64_t until)
 {
+	const struct tev *p, *d;
 	struct tev e;
 
-	while (g->hdepth.n && g->hdepth.v[0].t < until) {
-		e = heap_pop(&g->hdepth);
+	for (;;) {
+		/* depth: a done (-1) before a queue (+1) at the same time */
+		p = rq_peek(&g->dqueue);
+		d = rq_peek(&g->ddone);
+		if (d && (!p || d->t <= p->t))
+			p = d;
+		if (!p || p->t >= until)
+			break;
+		e = rq_pop(p == d ? &g->ddone : &g->dqueue);
 		sweep_depth_one(g, &e);
 	}
-	while (g->hbusy.n && g->hbusy.v[0].t < until) {
-		e = heap_pop(&g->hbusy);
+	while ((p = rq_peek(&g->busy)) && p->t < until) {
+		e = rq_pop(&g->busy);
 		sweep_busy_one(s, g, &e);
 	}
-	while (g->hsubmit.n && g->hsubmit.v[0].t < until) {
-		e = heap_pop(&g->hsubmit);
+	while ((p = rq_peek(&g->submit)) && p->t < until) {
+		e = rq_pop(&g->submit);
 		sweep_submit_one(s, g, &e);
 	}
 }
@@ -330,9 +443,15 @@ static struct grp *get_group(struct gpulat_stats *s, enum gpulat_group_kind k,
 	int i;
 
 	key_of(k, j, dev, ring, comm, &k1, &k2);
+	g = s->last[k];
+	if (g && g->node.k1 == k1 && g->node.k2 == k2)
+		return g;
 	n = gpulat__htab_find(&s->groups[k], k1, k2);
-	if (n)
-		return gpulat_container_of(n, struct grp, node);
+	if (n) {
+		g = gpulat_container_of(n, struct grp, node);
+		s->last[k] = g;
+		return g;
+	}
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
@@ -350,6 +469,7 @@ static struct grp *get_group(struct gpulat_stats *s, enum gpulat_group_kind k,
 		free(g);
 		return NULL;
 	}
+	s->last[k] = g;
 	return g;
 }
 
@@ -359,9 +479,10 @@ static void free_group(struct grp *g)
 
 	for (i = 0; i < GPULAT_M__COUNT; i++)
 		gpulat__qacc_fini(&g->q[i]);
-	free(g->hdepth.v);
-	free(g->hbusy.v);
-	free(g->hsubmit.v);
+	rq_free(&g->dqueue);
+	rq_free(&g->ddone);
+	rq_free(&g->busy);
+	rq_free(&g->submit);
 	free(g);
 }
 
@@ -386,7 +507,7 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 
 	g->g.jobs++;
 	if (g->g.kind == GPULAT_G_RING && !g->g.ring_name && j->ring_name && j->ring &&
-	    strcmp(j->ring_name, j->ring))
+	    j->ring_name != j->ring && strcmp(j->ring_name, j->ring))
 		g->g.ring_name = sstr(s, j->ring_name);
 	switch (j->status) {
 	case GPULAT_JOB_COMPLETE:
@@ -409,19 +530,20 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 			gpulat__hist_add(&g->g.h[m], v);
 		}
 		if (j->start_ts != GPULAT_NONE && d != GPULAT_NONE && d >= j->start_ts)
-			ret |= heap_push(&g->hbusy, j->start_ts, (int64_t)d,
-					 (uint32_t)j->cpu[GPULAT_ST_RUN] |
-					 ((uint64_t)(uint32_t)j->cpu[GPULAT_ST_DONE] << 32));
+			ret |= rq_push(&g->busy, j->start_ts, (int64_t)d,
+				       (uint32_t)j->cpu[GPULAT_ST_RUN] |
+				       ((uint64_t)(uint32_t)j->cpu[GPULAT_ST_DONE] << 32));
 	}
 	/* depth counts every job queued, from queue_ts to done_ts (exclusive) */
 	if (q != GPULAT_NONE) {
-		ret |= heap_push(&g->hdepth, q, 1, 0);
+		ret |= rq_push(&g->dqueue, q, 1, 0);
 		if (d != GPULAT_NONE && d >= q)
-			ret |= heap_push(&g->hdepth, d, -1, 0);
+			ret |= rq_push(&g->ddone, d, -1, 0);
 		if (g->g.kind == GPULAT_G_PROCESS)
-			ret |= heap_push(&g->hsubmit, q, j->cpu[GPULAT_ST_QUEUE], 0);
+			ret |= rq_push(&g->submit, q, j->cpu[GPULAT_ST_QUEUE], 0);
 	}
-	if (g->hdepth.n + g->hbusy.n + g->hsubmit.n > REORDER_MAX)
+	if (rq_len(&g->dqueue) + rq_len(&g->ddone) + rq_len(&g->busy) +
+	    rq_len(&g->submit) > REORDER_MAX)
 		sweep(s, g, watermark(s));
 	return ret ? -ENOMEM : 0;
 }
@@ -612,8 +734,9 @@ void gpulat_stats_free(struct gpulat_stats *s)
  */
 int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
 {
-	const char *dev = sstr(s, job->dev), *ring = sstr(s, job->ring);
-	const char *comm = sstr(s, job->comm);
+	const char *dev = sstr_memo(s, &s->mdev, job->dev);
+	const char *ring = sstr_memo(s, &s->mring, job->ring);
+	const char *comm = sstr_memo(s, &s->mcomm, job->comm);
 	struct grp *g;
 	int ret = 0;
 

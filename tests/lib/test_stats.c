@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Statistics: busy union, queue depth, stalls, dependency waits and worst
- * jobs, with jobs arriving out of completion order; tracker streaming.
+ * jobs, with jobs arriving out of completion order (a few, and thousands
+ * against a brute-force sweep: nearly sorted, far out of order, shuffled);
+ * tracker streaming.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -173,6 +176,173 @@ static void test_worst_top_n_and_depwaits(void **state)
 	gpulat_stats_free(s);
 }
 
+static uint64_t rng_state = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* depth events: t * 2 + 1 for a queue, t * 2 for a done (done first at equal t) */
+static void brute_depth(const struct gpulat_job *j, size_t n, uint64_t end,
+			unsigned int *max, uint64_t *area)
+{
+	uint64_t *e = malloc(2 * n * sizeof(*e)), last = 0;
+	size_t i, ne = 0;
+	int64_t cur = 0;
+
+	assert_non_null(e);
+	for (i = 0; i < n; i++) {
+		e[ne++] = j[i].ts[GPULAT_ST_QUEUE] * 2 + 1;
+		if (j[i].ts[GPULAT_ST_DONE] != NONE)
+			e[ne++] = j[i].ts[GPULAT_ST_DONE] * 2;
+	}
+	qsort(e, ne, sizeof(*e), cmp_u64);
+	*max = 0;
+	*area = 0;
+	for (i = 0; i < ne; i++) {
+		*area += (uint64_t)cur * (e[i] / 2 - last);
+		last = e[i] / 2;
+		cur += e[i] & 1 ? 1 : -1;
+		if (cur > (int64_t)*max)
+			*max = (unsigned int)cur;
+	}
+	*area += (uint64_t)cur * (end - last);
+	free(e);
+}
+
+/* busy: union of [start, done] of complete jobs; idle gaps > @thr counted */
+static uint64_t brute_busy(const struct gpulat_job *j, size_t n, uint64_t thr, size_t *gaps)
+{
+	uint64_t *e = malloc(2 * n * sizeof(*e)), busy = 0, s = 0, d = 0;
+	size_t i, ne = 0;
+
+	assert_non_null(e);
+	for (i = 0; i < n; i++) {
+		if (j[i].status != GPULAT_JOB_COMPLETE)
+			continue;
+		e[ne++] = j[i].start_ts;
+		e[ne++] = j[i].ts[GPULAT_ST_DONE];
+	}
+	/* pairs sorted by start: sort an index through the start values */
+	for (i = 1; i < ne / 2; i++) {
+		uint64_t a = e[2 * i], b = e[2 * i + 1];
+		size_t k = i;
+
+		for (; k > 0 && e[2 * (k - 1)] > a; k--) {
+			e[2 * k] = e[2 * (k - 1)];
+			e[2 * k + 1] = e[2 * (k - 1) + 1];
+		}
+		e[2 * k] = a;
+		e[2 * k + 1] = b;
+	}
+	*gaps = 0;
+	for (i = 0; i < ne / 2; i++) {
+		if (i && e[2 * i] <= d) {
+			if (e[2 * i + 1] > d)
+				d = e[2 * i + 1];
+			continue;
+		}
+		if (i) {
+			busy += d - s;
+			if (e[2 * i] - d > thr)
+				(*gaps)++;
+		}
+		s = e[2 * i];
+		d = e[2 * i + 1];
+	}
+	if (ne)
+		busy += d - s;
+	free(e);
+	return busy;
+}
+
+/*
+ * 3000 jobs of one process on one ring (overlapping: depth and busy merges),
+ * every 7th incomplete, fed in three orders: done order with a little jitter
+ * and a few jobs 200 places late (the reorder queue's fallback heap), fully
+ * shuffled, and reversed. Busy, depth, idle stalls and submit gaps must
+ * match a brute-force sweep.
+ */
+static void test_reorder_brute(void **state)
+{
+	const size_t n = 3000;
+	struct gpulat_job *j = malloc(n * sizeof(*j)), *f = malloc(n * sizeof(*f));
+	struct gpulat_stats_opts o;
+	const struct gpulat_group *g;
+	uint64_t t = 1000, busy, area, end;
+	size_t i, k, gaps, sgaps, mode;
+	unsigned int maxd;
+
+	(void)state;
+	assert_non_null(j);
+	assert_non_null(f);
+	for (i = 0; i < n; i++) {
+		uint64_t q = t, start = q + rnd() % 300, d = start + 1 + rnd() % 400;
+
+		t += 1 + rnd() % (i % 50 ? 150 : 2000);	/* sometimes idle */
+		j[i] = mkjob(i, "gfx", 1, q, start, start, i % 7 == 3 ? NONE : d);
+	}
+	end = t + 10000;
+	brute_depth(j, n, end, &maxd, &area);
+	busy = brute_busy(j, n, 500, &gaps);
+	for (sgaps = 0, i = 1; i < n; i++)
+		sgaps += j[i].ts[GPULAT_ST_QUEUE] - j[i - 1].ts[GPULAT_ST_QUEUE] > 500;
+
+	for (mode = 0; mode < 3; mode++) {
+		struct gpulat_stats *s;
+
+		memcpy(f, j, n * sizeof(*j));
+		for (i = 0; i < n; i++) {
+			struct gpulat_job tmp;
+
+			if (mode == 0)
+				k = i + 3 < n ? i + rnd() % 4 : i;
+			else if (mode == 1)
+				k = i + rnd() % (n - i);
+			else
+				k = n - 1 - i;
+			if (mode == 0 && i % 97 == 5 && i + 200 < n)
+				k = i + 200;
+			if (mode == 2 && k <= i)
+				break;
+			tmp = f[i];
+			f[i] = f[k];
+			f[k] = tmp;
+		}
+		gpulat_stats_opts_init(&o);
+		o.stall_threshold_ns = 500;
+		s = gpulat_stats_new(&o);
+		assert_non_null(s);
+		for (i = 0; i < n; i++)
+			assert_int_equal(gpulat_stats_add(s, &f[i]), 0);
+		gpulat_stats_set_span(s, 0, end);
+		gpulat_stats_finish(s);
+		g = ring_group(s, "gfx");
+		assert_int_equal(g->busy_ns, busy);
+		assert_int_equal(g->max_depth, maxd);
+		assert_true(fabs(g->avg_depth - (double)area / (double)end) <=
+			    1e-9 * (double)area / (double)end);
+		assert_int_equal(gpulat_stats_stalls_total(s), gaps + sgaps);
+		for (i = 1, k = 0; i < gpulat_stats_nstalls(s); i++)
+			k += gpulat_stats_stall(s, i - 1)->start_ts > gpulat_stats_stall(s, i)->start_ts;
+		assert_int_equal(k, 0);
+		gpulat_stats_free(s);
+	}
+	free(j);
+	free(f);
+}
+
 /* streaming: a long run of jobs keeps O(jobs in flight) open */
 static void tr_job(const struct gpulat_job *job, void *data)
 {
@@ -286,6 +456,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_busy_depth_out_of_order),
 		cmocka_unit_test(test_worst_top_n_and_depwaits),
+		cmocka_unit_test(test_reorder_brute),
 		cmocka_unit_test(test_streaming),
 		cmocka_unit_test(test_amdgpu_only),
 	};
