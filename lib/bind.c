@@ -183,6 +183,26 @@ static const struct famspec famspecs[] = {
 
 #undef FS
 
+/*
+ * The last strings a string field produced, so that the same ring / device /
+ * timeline bytes are not hashed and looked up again on every record.
+ */
+#define STRCACHE_WAYS	4
+
+enum strslot {
+	SC_NAME,
+	SC_DEV,
+	SC_DRIVER,
+	SC_TIMELINE,
+	SC__COUNT,
+};
+
+struct strcache {
+	const char	*s[STRCACHE_WAYS];	/* interned, NULL = empty way */
+	size_t		len[STRCACHE_WAYS];	/* strlen(s[i]) */
+	unsigned int	next;			/* way replaced on the next miss */
+};
+
 struct bound {
 	int			id;		/* tep event id */
 	const struct evdef	*def;
@@ -190,7 +210,11 @@ struct bound {
 	struct tep_format_field	*f[S__COUNT];
 	bool			damaged_warned;
 	uint64_t		damaged;
+	struct strcache		sc[SC__COUNT];
 };
+
+/* ids below this get a direct-indexed table; a larger or negative one is searched */
+#define IDX_MAX		65536
 
 #define GPULAT_MAX_WARN_KEEP	32
 
@@ -200,6 +224,18 @@ struct gpulat_binding {
 	struct bound		*ev;		/* sorted by id */
 	unsigned int		nev;
 	unsigned int		last;		/* last hit, for the lookup */
+	/*
+	 * idx[id] = 1 + index in ev of the bound event with that id, 0 when
+	 * the record is not ours (unbound, or a context event while
+	 * no_context): one load decides for the ~80 % of records that are
+	 * not GPU events. nidx = largest indexed id + 1; ids outside are not
+	 * ours unless idx_partial (a negative or huge id is bound: search).
+	 */
+	uint8_t			*idx;
+	unsigned int		nidx;
+	bool			idx_partial;
+	bool			swap;		/* file endianness differs from the host */
+	bool			ct_u16;		/* common_type: unsigned, 2 bytes, offset >= 0 */
 	unsigned int		has;		/* 1 << kind */
 	enum gpulat_era		era;
 	unsigned int		problems;
@@ -288,6 +324,66 @@ static int cmp_bound(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* index in b->ev of the event with this id, -1 if none */
+static int search(const struct gpulat_binding *b, int id)
+{
+	unsigned int lo = 0, hi = b->nev;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (b->ev[mid].id == id)
+			return (int)mid;
+		if (b->ev[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static bool is_context(const struct bound *bd)
+{
+	return bd->def->kind >= GPULAT_EV_IRQ_ENTRY;
+}
+
+/* (re)build the id -> bound table; on ENOMEM every lookup searches */
+static void build_idx(struct gpulat_binding *b)
+{
+	unsigned int i, n = 0;
+	uint8_t *idx;
+
+	b->idx_partial = false;
+	for (i = 0; i < b->nev; i++) {
+		if (b->ev[i].id < 0 || b->ev[i].id >= IDX_MAX)
+			b->idx_partial = true;
+		else if ((unsigned int)b->ev[i].id + 1 > n)
+			n = b->ev[i].id + 1;
+	}
+	/* one byte per id: 1 + index must fit */
+	if (b->nev >= UINT8_MAX)
+		n = 0;
+	idx = n ? calloc(n, sizeof(*idx)) : NULL;
+	free(b->idx);
+	b->idx = idx;
+	b->nidx = idx ? n : 0;
+	if (!idx) {
+		b->idx_partial = b->nev > 0;
+		return;
+	}
+	for (i = 0; i < b->nev; i++) {
+		int id = b->ev[i].id, k;
+
+		if (id < 0 || id >= IDX_MAX)
+			continue;
+		/* two formats with one id: the one the binary search finds */
+		k = search(b, id);
+		if (b->no_context && is_context(&b->ev[k]))
+			continue;
+		idx[id] = (uint8_t)(k + 1);
+	}
+}
+
 static bool present(struct tep_handle *tep, const char *sys, const char *name)
 {
 	return tep_find_event_by_name(tep, sys, name) != NULL;
@@ -374,6 +470,12 @@ struct gpulat_binding *gpulat_binding_new(struct tep_handle *tep)
 		b->nev++;
 	}
 	qsort(b->ev, b->nev, sizeof(*b->ev), cmp_bound);
+	/* as tep_read_number(): swap when the file and host byte orders differ */
+	b->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	build_idx(b);
+	b->ct_u16 = b->common_type && b->common_type->offset >= 0 &&
+		    b->common_type->size == 2 &&
+		    !(b->common_type->flags & TEP_FIELD_IS_SIGNED);
 	b->era = detect_era(b);
 	return b;
 fail:
@@ -395,6 +497,7 @@ void gpulat_binding_free(struct gpulat_binding *b)
 	for (i = 0; i < b->nkept; i++)
 		free(b->kept[i]);
 	gpulat__strtab_free(b->strs);
+	free(b->idx);
 	free(b->ev);
 	free(b);
 }
@@ -472,23 +575,15 @@ const char *gpulat_binding_intern(struct gpulat_binding *b, const char *s)
 
 static struct bound *lookup(struct gpulat_binding *b, int id)
 {
-	unsigned int lo = 0, hi = b->nev;
+	int i;
 
 	if (b->last < b->nev && b->ev[b->last].id == id)
 		return &b->ev[b->last];
-	while (lo < hi) {
-		unsigned int mid = (lo + hi) / 2;
-
-		if (b->ev[mid].id == id) {
-			b->last = mid;
-			return &b->ev[mid];
-		}
-		if (b->ev[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	i = search(b, id);
+	if (i < 0)
+		return NULL;
+	b->last = (unsigned int)i;
+	return &b->ev[i];
 }
 
 /**
@@ -500,19 +595,9 @@ static struct bound *lookup(struct gpulat_binding *b, int id)
  */
 enum gpulat_kind gpulat_binding_kind_of(const struct gpulat_binding *b, int event_id)
 {
-	unsigned int lo = 0, hi = b->nev;
+	int i = search(b, event_id);
 
-	while (lo < hi) {
-		unsigned int mid = (lo + hi) / 2;
-
-		if (b->ev[mid].id == event_id)
-			return b->ev[mid].def->kind;
-		if (b->ev[mid].id < event_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return GPULAT_EV_NONE;
+	return i < 0 ? GPULAT_EV_NONE : b->ev[i].def->kind;
 }
 
 /**
@@ -537,16 +622,40 @@ int gpulat_binding_event_name(const struct gpulat_binding *b, int event_id,
 	return -ENOENT;
 }
 
-/* A number field, bounds-checked against the record. */
-static int read_num(struct gpulat_binding *b, struct tep_format_field *f,
-		    struct tep_record *rec, uint64_t *v)
+/* @size bytes at @p as a host number: what tep_read_number() returns, inline */
+static inline uint64_t load_num(const struct gpulat_binding *b, const void *p, int size)
 {
-	unsigned long long val;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2:
+		memcpy(&v16, p, sizeof(v16));
+		return b->swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, sizeof(v32));
+		return b->swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v64, p, sizeof(v64));
+		return b->swap ? __builtin_bswap64(v64) : v64;
+	default:
+		return 0;	/* tep_read_number() reads no other size */
+	}
+}
+
+/* A number field, bounds-checked against the record. */
+static inline int read_num(const struct gpulat_binding *b, const struct tep_format_field *f,
+			   const struct tep_record *rec, uint64_t *v)
+{
+	uint64_t val;
 
 	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
 	    f->offset + f->size > rec->size)
 		return -1;
-	val = tep_read_number(b->tep, (char *)rec->data + f->offset, f->size);
+	val = load_num(b, (const char *)rec->data + f->offset, f->size);
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
 		unsigned int bits = f->size * 8;
 		uint64_t sign = 1ULL << (bits - 1);
@@ -559,12 +668,41 @@ static int read_num(struct gpulat_binding *b, struct tep_format_field *f,
 }
 
 /*
+ * Intern @len raw bytes of a string field (up to the first NUL), through the
+ * field's cache: a way holding interned @s of length @l matches when the raw
+ * bytes are @s followed by a NUL (or exactly @s when @len == @l), i.e. exactly
+ * when gpulat__strtab_intern_len() would return @s.
+ */
+static const char *intern_cached(struct gpulat_binding *b, struct strcache *c,
+				 const char *raw, size_t len)
+{
+	const char *s;
+	unsigned int i;
+
+	for (i = 0; i < STRCACHE_WAYS && c->s[i]; i++) {
+		size_t l = c->len[i];
+
+		if (len >= l && !memcmp(raw, c->s[i], len > l ? l + 1 : l))
+			return c->s[i];
+	}
+	s = gpulat__strtab_intern_len(b->strs, raw, len);
+	if (!s)
+		return NULL;
+	i = c->next;
+	c->next = (i + 1) % STRCACHE_WAYS;
+	c->s[i] = s;
+	c->len[i] = strlen(s);
+	return s;
+}
+
+/*
  * A string field: __data_loc / __rel_loc, a fixed char array, or a pointer
  * (const char * that cannot be dereferenced offline: "0x%llx", *is_ptr set).
  * Return 0, or -1 when the string lies outside the record.
  */
-static int read_str(struct gpulat_binding *b, struct tep_format_field *f,
-		    struct tep_record *rec, const char **out, bool *is_ptr)
+static int read_str(struct gpulat_binding *b, const struct tep_format_field *f,
+		    struct strcache *c, const struct tep_record *rec, const char **out,
+		    bool *is_ptr)
 {
 	uint64_t v;
 	unsigned int off, len;
@@ -578,21 +716,21 @@ static int read_str(struct gpulat_binding *b, struct tep_format_field *f,
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 		if (f->offset < 0 || f->offset + 4 > rec->size)
 			return -1;
-		v = tep_read_number(b->tep, (char *)rec->data + f->offset, 4);
+		v = load_num(b, (const char *)rec->data + f->offset, 4);
 		off = v & 0xffff;
 		len = (v >> 16) & 0xffff;
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
 			off += f->offset + f->size;
 		if ((uint64_t)off + len > (uint64_t)rec->size)
 			return -1;
-		*out = gpulat__strtab_intern_len(b->strs, (char *)rec->data + off, len);
+		*out = intern_cached(b, c, (const char *)rec->data + off, len);
 		return *out ? 0 : -1;
 	}
 	if ((f->flags & TEP_FIELD_IS_ARRAY) || (f->flags & TEP_FIELD_IS_STRING &&
 						 !(f->flags & TEP_FIELD_IS_POINTER))) {
 		if (f->offset < 0 || f->offset + f->size > rec->size)
 			return -1;
-		*out = gpulat__strtab_intern_len(b->strs, (char *)rec->data + f->offset, f->size);
+		*out = intern_cached(b, c, (const char *)rec->data + f->offset, f->size);
 		return *out ? 0 : -1;
 	}
 	/* a pointer */
@@ -634,19 +772,6 @@ static int opt_num(struct gpulat_binding *b, struct bound *bd, enum slot s,
 }
 
 /**
- * gpulat_binding_decode - turn one record into a normalized event
- * @b: binding
- * @rec: the record (rec->ts, rec->cpu, rec->data, rec->size are used)
- * @ev: filled on success
- *
- * Every read is checked against rec->size: a __data_loc string or a field that
- * lies outside the record makes the record "damaged".
- *
- * Return: 1 when @rec is a bound event and @ev was filled, 0 when the record
- * is not one of ours, -1 when it is ours but damaged; a damaged record is
- * counted and warned about once per event.
- */
-/**
  * gpulat_binding_set_context - decode the irq/sched/power context events or not
  * @b: binding
  * @on: false makes gpulat_binding_decode() return 0 for them (the default is true)
@@ -655,29 +780,36 @@ static int opt_num(struct gpulat_binding *b, struct bound *bd, enum slot s,
  */
 void gpulat_binding_set_context(struct gpulat_binding *b, bool on)
 {
+	if (b->no_context == !on)
+		return;
 	b->no_context = !on;
+	build_idx(b);
 }
 
-int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
-			  struct gpulat_event *ev)
+/*
+ * memset() of the whole event compiles to a "rep stos" whose start-up costs
+ * more than the rest of a decode; constant 32-byte pieces become plain
+ * vector stores.
+ */
+static inline void zero_event(struct gpulat_event *ev)
 {
-	struct bound *bd;
-	uint64_t v, type;
+	char *p = (char *)ev;
+	size_t n = sizeof(*ev);
+
+	for (; n >= 32; p += 32, n -= 32)
+		memset(p, 0, 32);
+	memset(p, 0, n);
+}
+
+/* decode a record of bound event @bd (gpulat_binding_decode() found it ours) */
+static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, struct bound *bd,
+						  struct tep_record *rec, struct gpulat_event *ev)
+{
+	uint64_t v;
 	bool is_ptr;
 	int r;
 
-	if (!b->common_type || !rec || !rec->data)
-		return 0;
-	if (read_num(b, b->common_type, rec, &type))
-		return 0;
-	bd = lookup(b, (int)type);
-	if (!bd)
-		return 0;
-	/* most records of a real trace are context events: cheap to skip */
-	if (b->no_context && bd->def->kind >= GPULAT_EV_IRQ_ENTRY)
-		return 0;
-
-	memset(ev, 0, sizeof(*ev));
+	zero_event(ev);
 	ev->ts = rec->ts;
 	ev->cpu = rec->cpu;
 	ev->kind = bd->def->kind;
@@ -694,7 +826,7 @@ int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 	switch (bd->def->fam) {
 	case FAM_SCHED_JOB:
 	case FAM_SCHED_WAITDEP:
-		if (read_str(b, bd->f[S_NAME], rec, &ev->ring, &is_ptr))
+		if (read_str(b, bd->f[S_NAME], &bd->sc[SC_NAME], rec, &ev->ring, &is_ptr))
 			return damaged(b, bd);
 		if (is_ptr)
 			ev->flags |= GPULAT_EVF_RING_PTR;
@@ -724,8 +856,8 @@ int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 		ev->flags |= GPULAT_EVF_FENCE_PTR;
 		break;
 	case FAM_617_JOB:
-		if (read_str(b, bd->f[S_NAME], rec, &ev->ring, NULL) ||
-		    read_str(b, bd->f[S_DEV], rec, &ev->dev, NULL))
+		if (read_str(b, bd->f[S_NAME], &bd->sc[SC_NAME], rec, &ev->ring, NULL) ||
+		    read_str(b, bd->f[S_DEV], &bd->sc[SC_DEV], rec, &ev->dev, NULL))
 			return damaged(b, bd);
 		/* fall through */
 	case FAM_617_DONE:
@@ -741,7 +873,7 @@ int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 			ev->flags |= GPULAT_EVF_DEP;
 		}
 		if (bd->def->fam == FAM_617_DONE && bd->f[S_DEV] &&
-		    read_str(b, bd->f[S_DEV], rec, &ev->dev, NULL))
+		    read_str(b, bd->f[S_DEV], &bd->sc[SC_DEV], rec, &ev->dev, NULL))
 			return damaged(b, bd);
 		if (!ev->dev)
 			ev->dev = b->empty;
@@ -752,8 +884,8 @@ int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 			ev->flags |= GPULAT_EVF_CLIENT;
 		break;
 	case FAM_FENCE:
-		if (read_str(b, bd->f[S_DRIVER], rec, &ev->driver, NULL) ||
-		    read_str(b, bd->f[S_TIMELINE], rec, &ev->timeline, NULL) ||
+		if (read_str(b, bd->f[S_DRIVER], &bd->sc[SC_DRIVER], rec, &ev->driver, NULL) ||
+		    read_str(b, bd->f[S_TIMELINE], &bd->sc[SC_TIMELINE], rec, &ev->timeline, NULL) ||
 		    read_num(b, bd->f[S_CTX], rec, &ev->ctx) ||
 		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno))
 			return damaged(b, bd);
@@ -764,10 +896,10 @@ int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 			ev->comm = comm_of(b, ev->pid);
 		break;
 	case FAM_AMD_JOB:
-		if (read_str(b, bd->f[S_TIMELINE], rec, &ev->timeline, NULL) ||
+		if (read_str(b, bd->f[S_TIMELINE], &bd->sc[SC_TIMELINE], rec, &ev->timeline, NULL) ||
 		    read_num(b, bd->f[S_CTX], rec, &ev->ctx) ||
 		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
-		    read_str(b, bd->f[S_NAME], rec, &ev->ring, &is_ptr))
+		    read_str(b, bd->f[S_NAME], &bd->sc[SC_NAME], rec, &ev->ring, &is_ptr))
 			return damaged(b, bd);
 		/* a `char *ring_name` (<= 5.4.6) cannot be read: the timeline is the ring */
 		if (!ev->ring || (bd->f[S_NAME] && is_ptr))
@@ -829,4 +961,54 @@ int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 	if (ev->kind == GPULAT_EV_QUEUE || ev->kind == GPULAT_EV_AMD_CS)
 		ev->comm = comm_of(b, ev->pid);
 	return 1;
+}
+
+/**
+ * gpulat_binding_decode - turn one record into a normalized event
+ * @b: binding
+ * @rec: the record (rec->ts, rec->cpu, rec->data, rec->size are used)
+ * @ev: filled on success
+ *
+ * Every read is checked against rec->size: a __data_loc string or a field that
+ * lies outside the record makes the record "damaged".
+ *
+ * Return: 1 when @rec is a bound event and @ev was filled, 0 when the record
+ * is not one of ours, -1 when it is ours but damaged; a damaged record is
+ * counted and warned about once per event.
+ */
+int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
+			  struct gpulat_event *ev)
+{
+	const struct tep_format_field *ct = b->common_type;
+	struct bound *bd;
+	uint64_t type;
+	uint16_t v16;
+	int id;
+
+	if (!ct || !rec || !rec->data)
+		return 0;
+	/* most records are not ours: keep this path to a few loads */
+	if (b->ct_u16) {
+		/* read_num() of an unsigned 2-byte field at a valid offset */
+		if (ct->offset + 2 > rec->size)
+			return 0;
+		memcpy(&v16, (const char *)rec->data + ct->offset, sizeof(v16));
+		id = b->swap ? __builtin_bswap16(v16) : v16;
+	} else {
+		if (read_num(b, ct, rec, &type))
+			return 0;
+		id = (int)type;
+	}
+	if ((unsigned int)id < b->nidx && b->idx[id])
+		return decode_event(b, &b->ev[b->idx[id] - 1], rec, ev);
+	/* not ours, unless a bound id lies outside the table */
+	if (!b->idx_partial)
+		return 0;
+	bd = lookup(b, id);
+	if (!bd)
+		return 0;
+	/* most records of a real trace are context events: cheap to skip */
+	if (b->no_context && is_context(bd))
+		return 0;
+	return decode_event(b, bd, rec, ev);
 }

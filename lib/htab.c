@@ -135,3 +135,22 @@ void gpulat__htab_remove(struct gpulat__htab *h, struct gpulat__hnode *n)
 		}
 	}
 }
+
+/* start loading the bucket @k1/@k2 hashes to; no effect on the table */
+void gpulat__htab_prefetch_slot(const struct gpulat__htab *h, uint64_t k1, uint64_t k2)
+{
+	if (h->b)
+		__builtin_prefetch(&h->b[slot(h, k1, k2)], 1);
+}
+
+/* start loading the first node of that bucket (itself loaded by now, ideally) */
+void gpulat__htab_prefetch_chain(const struct gpulat__htab *h, uint64_t k1, uint64_t k2)
+{
+	struct gpulat__hnode *n;
+
+	if (!h->b)
+		return;
+	n = h->b[slot(h, k1, k2)];
+	if (n)
+		__builtin_prefetch(n, 1);
+}

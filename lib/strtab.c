@@ -19,16 +19,21 @@ struct gpulat__strtab {
 	struct gpulat__htab	h;
 };
 
+/* 8 bytes at a time: ring, device and timeline names are short */
 static uint64_t hash_len(const char *s, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
 	size_t i;
 
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, sizeof(w));
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 29;
 	}
-	return h;
+	for (w = 0, i = 0; i < len; i++)
+		w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+	h = (h ^ w) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
 }
 
 struct gpulat__strtab *gpulat__strtab_new(void)

@@ -28,6 +28,8 @@
 #define MAX_LOST_WINDOWS	4096
 #define MAX_CTX_MAP		65536
 #define INIT_MAX_AGE_NS		10000000ULL	/* fence init -> queue event, same cpu */
+#define TSTR_CACHE		64		/* tstr(): caller pointer -> interned */
+#define FREE_JOBS_MAX		4096		/* freed jobs kept for reuse */
 #define U32(x)			((x) & 0xffffffffULL)
 /* fence key: low 32 bits of the context, and the file it came from */
 #define FK(t, ctx)		(U32(ctx) | ((uint64_t)(t)->cur_file << 32))
@@ -106,12 +108,18 @@ struct joblist {
 	size_t		n;
 };
 
+struct tstr_ent {
+	const char	*in;		/* the caller's pointer */
+	const char	*out;		/* what it interned to */
+};
+
 struct gpulat_tracker {
 	struct gpulat_tracker_ops ops;
 	void			*data;
 	struct gpulat__strtab	*strs;
 	const char		*empty;
 	const char		*unknown;
+	struct tstr_ent		tcache[TSTR_CACHE];
 	size_t			max_open;
 	uint64_t		linger;
 	bool			signal_expected;
@@ -132,6 +140,8 @@ struct gpulat_tracker {
 	struct gpulat__htab	watches;	/* foreign dependency fences */
 	struct joblist		open;		/* no done yet */
 	struct joblist		held;		/* done, waiting for the signal */
+	struct job		*free_jobs;	/* emitted jobs for reuse, by ->next */
+	size_t			nfree_jobs;
 
 	struct dent		*dc;		/* DCACHE_SIZE ring of completed jobs */
 	size_t			dc_next;
@@ -201,9 +211,25 @@ static void list_del(struct joblist *l, struct job *j)
 
 static const char *tstr(struct gpulat_tracker *t, const char *s)
 {
-	const char *r = gpulat__strtab_intern(t->strs, s ? s : "");
+	struct tstr_ent *e;
+	const char *r;
 
-	return r ? r : t->empty;
+	if (!s)
+		return t->empty;
+	/*
+	 * Events carry the binding's interned strings: the same pointer again
+	 * and again. The same pointer holding the same bytes interns to the
+	 * same string; the strcmp() keeps this exact for any caller buffer.
+	 */
+	e = &t->tcache[((uintptr_t)s >> 3) % TSTR_CACHE];
+	if (e->in == s && !strcmp(s, e->out))
+		return e->out;
+	r = gpulat__strtab_intern(t->strs, s);
+	if (!r)
+		return t->empty;
+	e->in = s;
+	e->out = r;
+	return r;
 }
 
 static struct ring *get_ring(struct gpulat_tracker *t, const char *dev, const char *name)
@@ -489,6 +515,43 @@ static void dc_set_fence(struct gpulat_tracker *t, struct dent *d, uint64_t ctx,
 		d->in_fence = true;
 }
 
+static void prefetch_dent(const struct dent *d)
+{
+	const char *p = (const char *)d;
+	size_t off;
+
+	for (off = 0; off < sizeof(*d); off += 64)
+		__builtin_prefetch(p + off, 1);
+}
+
+/*
+ * The entry the next dc_add() evicts is DCACHE_SIZE completions old: it and
+ * its hash chains are out of the cpu caches. Start loading it two calls
+ * ahead, its buckets one call ahead and their first nodes now, so that its
+ * removals do not stall. Cache hints only: nothing changes.
+ */
+static void dc_prefetch(struct gpulat_tracker *t)
+{
+	const struct dent *d = &t->dc[t->dc_next];
+	const struct dent *d1 = &t->dc[(t->dc_next + 1) % DCACHE_SIZE];
+
+	prefetch_dent(&t->dc[(t->dc_next + 2) % DCACHE_SIZE]);
+	if (d1->used) {
+		gpulat__htab_prefetch_slot(&t->dc_seq, d1->by_seq.k1, d1->by_seq.k2);
+		if (d1->in_fence)
+			gpulat__htab_prefetch_slot(&t->dc_fence, d1->by_fence.k1, d1->by_fence.k2);
+		if (d1->in_ptr)
+			gpulat__htab_prefetch_slot(&t->dc_ptr, d1->by_ptr.k1, d1->by_ptr.k2);
+	}
+	if (d->used) {
+		gpulat__htab_prefetch_chain(&t->dc_seq, d->by_seq.k1, d->by_seq.k2);
+		if (d->in_fence)
+			gpulat__htab_prefetch_chain(&t->dc_fence, d->by_fence.k1, d->by_fence.k2);
+		if (d->in_ptr)
+			gpulat__htab_prefetch_chain(&t->dc_ptr, d->by_ptr.k1, d->by_ptr.k2);
+	}
+}
+
 static void dc_add(struct gpulat_tracker *t, const struct job *j)
 {
 	struct dent *d;
@@ -534,6 +597,7 @@ static void dc_add(struct gpulat_tracker *t, const struct job *j)
 	}
 	if (j->in_fence)
 		dc_set_fence(t, d, j->j.ctx, j->j.seqno);
+	dc_prefetch(t);
 }
 
 /* ---- jobs ----------------------------------------------------------------- */
@@ -556,9 +620,22 @@ static struct job *new_job(struct gpulat_tracker *t, const struct gpulat_event *
 	struct job *j;
 	int i;
 
-	j = calloc(1, sizeof(*j));
-	if (!j)
-		return NULL;
+	j = t->free_jobs;
+	if (j) {
+		/* a recycled job keeps its dependency array */
+		struct gpulat_dep *deps = j->deps;
+		unsigned int capdeps = j->capdeps;
+
+		t->free_jobs = j->next;
+		t->nfree_jobs--;
+		memset(j, 0, sizeof(*j));
+		j->deps = deps;
+		j->capdeps = capdeps;
+	} else {
+		j = calloc(1, sizeof(*j));
+		if (!j)
+			return NULL;
+	}
 	j->slot_cpu = -1;
 	j->ring = r;
 	j->j.seq = t->next_seq++;
@@ -784,6 +861,13 @@ static void free_job(struct gpulat_tracker *t, struct job *j)
 	for (i = 0; i < t->ncpus; i++)
 		if (t->run_slot[i] == j)
 			t->run_slot[i] = NULL;
+	/* kept for the next job: memory stays bounded by the jobs in flight */
+	if (t->nfree_jobs < FREE_JOBS_MAX) {
+		j->next = t->free_jobs;
+		t->free_jobs = j;
+		t->nfree_jobs++;
+		return;
+	}
 	free(j->deps);
 	free(j);
 }
@@ -811,7 +895,8 @@ static void emit(struct gpulat_tracker *t, struct job *j)
 	derive(t, j);
 	j->j.ring_name = j->ring && j->ring->alias ? j->ring->alias : j->j.ring;
 	j->j.n_deps = j->ndeps;
-	j->j.deps = j->deps;
+	/* NULL without deps, also for a recycled job that keeps its array */
+	j->j.deps = j->ndeps ? j->deps : NULL;
 	if (j->j.ts[GPULAT_ST_DONE] != GPULAT_NONE && j->j.ts[GPULAT_ST_QUEUE] == GPULAT_NONE)
 		t->c.orphan_done++;
 	t->c.jobs++;
@@ -1410,6 +1495,13 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 
 		list_del(&t->held, j);
 		free_job(t, j);
+	}
+	while (t->free_jobs) {
+		struct job *j = t->free_jobs;
+
+		t->free_jobs = j->next;
+		free(j->deps);
+		free(j);
 	}
 	for (r = t->all_rings; r; r = rn) {
 		rn = r->next_all;

@@ -411,6 +411,14 @@ static void test_context_events(void **state)
 	assert_int_equal(ev.prev_pid, 10);
 	assert_int_equal(ev.next_pid, 20);
 	assert_int_equal(ev.prev_state, 1);
+	/* off: context events are not ours; on again: decoded again */
+	gpulat_binding_set_context(b, false);
+	assert_int_equal(decode(b, &r, 5, 1, &ev), 0);
+	gpulat_binding_set_context(b, false);
+	assert_int_equal(decode(b, &r, 5, 1, &ev), 0);
+	gpulat_binding_set_context(b, true);
+	assert_int_equal(decode(b, &r, 5, 1, &ev), 1);
+	assert_int_equal(ev.next_pid, 20);
 	id = tep_find_event_by_name(tep, "power", "cpu_frequency")->id;
 	rb_init(&r, id, 0, 16);
 	rb_u32(&r, 8, 2400000);
@@ -516,6 +524,197 @@ static void test_amdgpu_layouts(void **state)
 	}
 }
 
+/* the same string field through many values: interned exactly as without a cache */
+static void test_string_cache(void **state)
+{
+	static const char *const names[] = { "gfx", "comp", "sdma0", "sdma1", "vcn", "gfx1",
+					     "gf", "", "gfx" };
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct rb r;
+	int round, i;
+
+	(void)state;
+	load(tep, "linux-6.17", "gpu_scheduler", "drm_sched_job_queue");
+	b = gpulat_binding_new(tep);
+	assert_non_null(b);
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+			rb_init(&r, 1133, 1, 48);
+			rb_str(&r, 8, names[i]);
+			rb_str(&r, 20, names[(i + round) % 9]);
+			rb_u64(&r, 24, 1);
+			rb_u64(&r, 32, 2);
+			assert_int_equal(decode(b, &r, 1, 0, &ev), 1);
+			assert_ptr_equal(ev.ring, gpulat_binding_intern(b, names[i]));
+			assert_ptr_equal(ev.dev, gpulat_binding_intern(b, names[(i + round) % 9]));
+		}
+	}
+	/* no NUL inside the __data_loc: the bytes themselves */
+	rb_init(&r, 1133, 1, 48);
+	rb_str(&r, 8, "gfx");
+	rb_u32(&r, 8, (3u << 16) | 48);
+	rb_str(&r, 20, "d");
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 1);
+	assert_ptr_equal(ev.ring, gpulat_binding_intern(b, "gfx"));
+	/* bytes after the NUL do not count */
+	rb_init(&r, 1133, 1, 48);
+	memcpy(r.buf + 48, "gfx\0junk", 9);
+	rb_u32(&r, 8, (9u << 16) | 48);
+	r.len = 57;
+	rb_str(&r, 20, "d");
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 1);
+	assert_ptr_equal(ev.ring, gpulat_binding_intern(b, "gfx"));
+	/* a prefix of a cached name, without NUL: its own string */
+	rb_init(&r, 1133, 1, 48);
+	rb_str(&r, 8, "gfx");
+	rb_u32(&r, 8, (2u << 16) | 48);
+	rb_str(&r, 20, "d");
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 1);
+	assert_ptr_equal(ev.ring, gpulat_binding_intern(b, "gf"));
+	/* longer than the cached one */
+	rb_init(&r, 1133, 1, 48);
+	rb_str(&r, 8, "gfx12");
+	rb_str(&r, 20, "d");
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 1);
+	assert_ptr_equal(ev.ring, gpulat_binding_intern(b, "gfx12"));
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
+static void be_u16(struct rb *r, int off, uint16_t v)
+{
+	v = __builtin_bswap16(v);
+	memcpy(r->buf + off, &v, 2);
+}
+
+static void be_u32(struct rb *r, int off, uint32_t v)
+{
+	v = __builtin_bswap32(v);
+	memcpy(r->buf + off, &v, 4);
+}
+
+static void be_u64(struct rb *r, int off, uint64_t v)
+{
+	v = __builtin_bswap64(v);
+	memcpy(r->buf + off, &v, 8);
+}
+
+static void be_str(struct rb *r, int off, const char *s)
+{
+	uint32_t n = strlen(s) + 1;
+
+	be_u32(r, off, (n << 16) | (uint32_t)r->len);
+	memcpy(r->buf + r->len, s, n);
+	r->len += n;
+}
+
+/* a big-endian trace read on a little-endian host: every number swapped */
+static void test_big_endian(void **state)
+{
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct rb r;
+
+	(void)state;
+	tep_set_file_bigendian(tep, TEP_BIG_ENDIAN);
+	load(tep, "linux-6.17", "gpu_scheduler", "drm_sched_job_queue");
+	b = gpulat_binding_new(tep);
+	assert_non_null(b);
+	memset(&r, 0, sizeof(r));
+	r.fixed = r.len = 48;
+	be_u16(&r, 0, 1133);
+	r.buf[2] = 0x10;		/* softirq */
+	be_u32(&r, 4, 4242);
+	be_str(&r, 8, "gfx");
+	be_u32(&r, 12, 3);
+	be_u32(&r, 16, (uint32_t)-2);
+	be_str(&r, 20, "0000:03:00.0");
+	be_u64(&r, 24, 1025);
+	be_u64(&r, 32, (1ULL << 32) + 7);
+	be_u64(&r, 40, 12);
+	assert_int_equal(decode(b, &r, 1000, 2, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_QUEUE);
+	assert_int_equal(ev.pid, 4242);
+	assert_true(ev.flags & GPULAT_EVF_SOFTIRQ);
+	assert_string_equal(ev.ring, "gfx");
+	assert_string_equal(ev.dev, "0000:03:00.0");
+	assert_int_equal(ev.job_count, 3);
+	assert_int_equal(ev.hw_job_count, -2);
+	assert_int_equal(ev.ctx, 1025);
+	assert_int_equal(ev.seqno, (1ULL << 32) + 7);
+	assert_int_equal(ev.client_id, 12);
+	/* the id in host order is not ours */
+	memcpy(r.buf, &(uint16_t){ 1133 }, 2);
+	assert_int_equal(decode(b, &r, 1000, 2, &ev), 0);
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
+/* a 4-byte common_type and an id beyond the direct table: still found */
+static void test_large_ids(void **state)
+{
+#define WIDE_COMMON \
+	"\tfield:unsigned int common_type;\toffset:0;\tsize:4;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:4;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:5;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	static const char done[] =
+		"name: drm_sched_job_done\nID: 70000\nformat:\n" WIDE_COMMON
+		"\tfield:u64 fence_context;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:u64 fence_seqno;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+		"print fmt: \"fence=%llu:%llu\", REC->fence_context, REC->fence_seqno\n";
+	static const char sig[] =
+		"name: dma_fence_signaled\nID: 5\nformat:\n" WIDE_COMMON
+		"\tfield:__data_loc char[] driver;\toffset:12;\tsize:4;\tsigned:0;\n"
+		"\tfield:__data_loc char[] timeline;\toffset:16;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned int context;\toffset:20;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned int seqno;\toffset:24;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"%u:%u\", REC->context, REC->seqno\n";
+#undef WIDE_COMMON
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct rb r;
+
+	(void)state;
+	assert_int_equal(tep_parse_event(tep, done, sizeof(done) - 1, "gpu_scheduler"), 0);
+	assert_int_equal(tep_parse_event(tep, sig, sizeof(sig) - 1, "dma_fence"), 0);
+	b = gpulat_binding_new(tep);
+	assert_non_null(b);
+	assert_int_equal(gpulat_binding_problems(b), 0);
+	memset(&r, 0, sizeof(r));
+	r.fixed = r.len = 32;
+	rb_u32(&r, 0, 70000);
+	rb_u64(&r, 16, 1025);
+	rb_u64(&r, 24, 9);
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_DONE);
+	assert_int_equal(ev.ctx, 1025);
+	assert_int_equal(ev.seqno, 9);
+	rb_u32(&r, 0, 70001);
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 0);
+	rb_u32(&r, 0, 6);
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 0);
+	r.len = 28;
+	rb_u32(&r, 0, 5);
+	rb_str(&r, 12, "drm_sched");
+	rb_str(&r, 16, "gfx");
+	rb_u32(&r, 20, 1041);
+	rb_u32(&r, 24, 3);
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_FENCE_SIGNALED);
+	assert_string_equal(ev.timeline, "gfx");
+	assert_int_equal(ev.ctx, 1041);
+	/* a record too short for its 4-byte type */
+	r.len = 3;
+	assert_int_equal(decode(b, &r, 1, 0, &ev), 0);
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
 /* random records of every bound event: never read outside rec->size (ASan job) */
 static void test_fuzz(void **state)
 {
@@ -579,6 +778,9 @@ int main(void)
 		cmocka_unit_test(test_name_pointer),
 		cmocka_unit_test(test_context_events),
 		cmocka_unit_test(test_amdgpu_layouts),
+		cmocka_unit_test(test_string_cache),
+		cmocka_unit_test(test_big_endian),
+		cmocka_unit_test(test_large_ids),
 		cmocka_unit_test(test_fuzz),
 	};
 

@@ -5,6 +5,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ struct got {
 	struct gpulat_dep	d[MAXJ][4];
 	int			n;
 	int			warns;
+	bool			deps_null[MAXJ];	/* job->deps as handed out */
 };
 
 static void on_job(const struct gpulat_job *job, void *data)
@@ -30,6 +32,7 @@ static void on_job(const struct gpulat_job *job, void *data)
 
 	assert_true(g->n < MAXJ);
 	g->j[g->n] = *job;
+	g->deps_null[g->n] = job->deps == NULL;
 	for (i = 0; i < job->n_deps && i < 4; i++)
 		g->d[g->n][i] = job->deps[i];
 	g->j[g->n].deps = g->d[g->n];
@@ -692,6 +695,80 @@ static void test_max_open(void **state)
 	gpulat_tracker_free(t);
 }
 
+/* emitted jobs are recycled: a new job never sees an old one's dependencies */
+static void test_job_recycling(void **state)
+{
+	const struct gpulat_job *a, *b, *c;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, false);
+	q617(t, GPULAT_EV_QUEUE, 100, 0, "d", "gfx", 30, 1);
+	dep617(t, GPULAT_EV_DEP, 100, 30, 1, 999, 3);
+	dep617(t, GPULAT_EV_DEP, 100, 30, 1, 998, 4);
+	q617(t, GPULAT_EV_RUN, 110, 1, "d", "gfx", 30, 1);
+	q617(t, GPULAT_EV_DONE, 120, 2, NULL, NULL, 30, 1);
+	q617(t, GPULAT_EV_QUEUE, 200, 0, "d", "gfx", 30, 2);
+	q617(t, GPULAT_EV_RUN, 210, 1, "d", "gfx", 30, 2);
+	q617(t, GPULAT_EV_DONE, 220, 2, NULL, NULL, 30, 2);
+	q617(t, GPULAT_EV_QUEUE, 300, 0, "d", "gfx", 30, 3);
+	dep617(t, GPULAT_EV_DEP, 300, 30, 3, 997, 5);
+	q617(t, GPULAT_EV_RUN, 310, 1, "d", "gfx", 30, 3);
+	q617(t, GPULAT_EV_DONE, 320, 2, NULL, NULL, 30, 3);
+	gpulat_tracker_flush(t, 400);
+	assert_int_equal(g.n, 3);
+	a = by_seqno(&g, 1);
+	b = by_seqno(&g, 2);
+	c = by_seqno(&g, 3);
+	assert_int_equal(a->n_deps, 2);
+	assert_false(g.deps_null[a - g.j]);
+	assert_int_equal(b->n_deps, 0);
+	assert_true(g.deps_null[b - g.j]);
+	assert_int_equal(b->dep_wait, 0);
+	assert_int_equal(c->n_deps, 1);
+	assert_int_equal(c->deps[0].ctx, 997);
+	assert_int_equal(c->seq, 2);
+	assert_int_equal(c->ts[GPULAT_ST_SIGNAL], NONE);
+	assert_int_equal(c->client_id, 7);
+	gpulat_tracker_free(t);
+}
+
+/* one caller buffer holding different ring names in turn: each its own ring */
+static void test_reused_name_buffer(void **state)
+{
+	struct gpulat_tracker *t;
+	char ring[16], dev[16];
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, false);
+	strcpy(dev, "d0");
+	strcpy(ring, "gfx");
+	q617(t, GPULAT_EV_QUEUE, 100, 0, dev, ring, 30, 1);
+	strcpy(ring, "comp");
+	q617(t, GPULAT_EV_QUEUE, 101, 0, dev, ring, 40, 1);
+	strcpy(dev, "d1");
+	q617(t, GPULAT_EV_QUEUE, 102, 0, dev, ring, 50, 1);
+	strcpy(ring, "gfx");
+	q617(t, GPULAT_EV_RUN, 110, 1, "d0", ring, 30, 1);
+	q617(t, GPULAT_EV_DONE, 120, 2, NULL, NULL, 30, 1);
+	q617(t, GPULAT_EV_DONE, 130, 2, NULL, NULL, 40, 1);
+	q617(t, GPULAT_EV_DONE, 140, 2, NULL, NULL, 50, 1);
+	gpulat_tracker_flush(t, 400);
+	assert_int_equal(g.n, 3);
+	assert_string_equal(g.j[0].ring, "gfx");
+	assert_string_equal(g.j[0].dev, "d0");
+	assert_string_equal(g.j[1].ring, "comp");
+	assert_string_equal(g.j[1].dev, "d0");
+	assert_string_equal(g.j[2].ring, "comp");
+	assert_string_equal(g.j[2].dev, "d1");
+	/* interned: equal names share a pointer */
+	assert_ptr_equal(g.j[0].ring, by_seqno(&g, 1)->ring);
+	assert_ptr_not_equal(g.j[1].dev, g.j[2].dev);
+	gpulat_tracker_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -713,6 +790,8 @@ int main(void)
 		cmocka_unit_test(test_incomplete_at_end),
 		cmocka_unit_test(test_orphan_done),
 		cmocka_unit_test(test_max_open),
+		cmocka_unit_test(test_job_recycling),
+		cmocka_unit_test(test_reused_name_buffer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
