@@ -218,6 +218,14 @@ struct bound {
 
 #define GPULAT_MAX_WARN_KEEP	32
 
+/* comm_of(): tep's comm string -> its interned copy */
+#define COMM_CACHE	64
+
+struct commcache {
+	const char	*in;
+	const char	*out;
+};
+
 struct gpulat_binding {
 	struct tep_handle	*tep;
 	struct gpulat__strtab	*strs;
@@ -249,6 +257,7 @@ struct gpulat_binding {
 	unsigned int		nkept;
 	const char		*empty;
 	bool			no_context;	/* skip irq/sched/power records */
+	struct commcache	comms[COMM_CACHE];	/* by pid */
 };
 
 static void warnf(struct gpulat_binding *b, const char *fmt, ...)
@@ -667,6 +676,23 @@ static inline int read_num(const struct gpulat_binding *b, const struct tep_form
 	return 0;
 }
 
+/* memcmp() == 0 for the few bytes of a name, without the call */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	for (; n >= 8; a += 8, b += 8, n -= 8) {
+		memcpy(&x, a, sizeof(x));
+		memcpy(&y, b, sizeof(y));
+		if (x != y)
+			return false;
+	}
+	for (; n; a++, b++, n--)
+		if (*a != *b)
+			return false;
+	return true;
+}
+
 /*
  * Intern @len raw bytes of a string field (up to the first NUL), through the
  * field's cache: a way holding interned @s of length @l matches when the raw
@@ -682,7 +708,7 @@ static const char *intern_cached(struct gpulat_binding *b, struct strcache *c,
 	for (i = 0; i < STRCACHE_WAYS && c->s[i]; i++) {
 		size_t l = c->len[i];
 
-		if (len >= l && !memcmp(raw, c->s[i], len > l ? l + 1 : l))
+		if (len >= l && same_bytes(raw, c->s[i], len > l ? l + 1 : l))
 			return c->s[i];
 	}
 	s = gpulat__strtab_intern_len(b->strs, raw, len);
@@ -746,8 +772,21 @@ static int read_str(struct gpulat_binding *b, const struct tep_format_field *f,
 static const char *comm_of(struct gpulat_binding *b, int pid)
 {
 	const char *c = tep_data_comm_from_pid(b->tep, pid);
+	struct commcache *e;
+	const char *s;
 
-	return c ? gpulat__strtab_intern(b->strs, c) : NULL;
+	if (!c)
+		return NULL;
+	/* the same tep pointer still holding the same name: its interned copy */
+	e = &b->comms[(unsigned int)pid % COMM_CACHE];
+	if (e->in == c && !strcmp(c, e->out))
+		return e->out;
+	s = gpulat__strtab_intern(b->strs, c);
+	if (s) {
+		e->in = c;
+		e->out = s;
+	}
+	return s;
 }
 
 static int damaged(struct gpulat_binding *b, struct bound *bd)

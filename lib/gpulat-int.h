@@ -51,7 +51,8 @@ struct gpulat__hnode *gpulat__htab_next(const struct gpulat__hnode *n);
 void gpulat__htab_remove(struct gpulat__htab *h, struct gpulat__hnode *n);
 /* cache hints for a later find / insert / remove of these keys */
 void gpulat__htab_prefetch_slot(const struct gpulat__htab *h, uint64_t k1, uint64_t k2);
-void gpulat__htab_prefetch_chain(const struct gpulat__htab *h, uint64_t k1, uint64_t k2);
+void gpulat__htab_prefetch_chain(const struct gpulat__htab *h, uint64_t k1, uint64_t k2,
+				 unsigned int skip);
 
 uint64_t gpulat__hash_str(const char *s);
 

@@ -143,14 +143,19 @@ void gpulat__htab_prefetch_slot(const struct gpulat__htab *h, uint64_t k1, uint6
 		__builtin_prefetch(&h->b[slot(h, k1, k2)], 1);
 }
 
-/* start loading the first node of that bucket (itself loaded by now, ideally) */
-void gpulat__htab_prefetch_chain(const struct gpulat__htab *h, uint64_t k1, uint64_t k2)
+/*
+ * start loading node @skip (0 = the first) of that bucket's chain: the nodes
+ * before it are read, so they should be in cache by now (see the callers)
+ */
+void gpulat__htab_prefetch_chain(const struct gpulat__htab *h, uint64_t k1, uint64_t k2,
+				 unsigned int skip)
 {
 	struct gpulat__hnode *n;
 
 	if (!h->b)
 		return;
-	n = h->b[slot(h, k1, k2)];
+	for (n = h->b[slot(h, k1, k2)]; n && skip; skip--)
+		n = n->next;
 	if (n)
 		__builtin_prefetch(n, 1);
 }

@@ -524,32 +524,46 @@ static void prefetch_dent(const struct dent *d)
 		__builtin_prefetch(p + off, 1);
 }
 
+/* start loading the buckets of @d's keys (cache hint) */
+static void dc_prefetch_slots(struct gpulat_tracker *t, const struct dent *d)
+{
+	if (!d->used)
+		return;
+	gpulat__htab_prefetch_slot(&t->dc_seq, d->by_seq.k1, d->by_seq.k2);
+	if (d->in_fence)
+		gpulat__htab_prefetch_slot(&t->dc_fence, d->by_fence.k1, d->by_fence.k2);
+	if (d->in_ptr)
+		gpulat__htab_prefetch_slot(&t->dc_ptr, d->by_ptr.k1, d->by_ptr.k2);
+}
+
+/* start loading node @skip of the chains of @d's keys (cache hint) */
+static void dc_prefetch_chains(struct gpulat_tracker *t, const struct dent *d, unsigned int skip)
+{
+	if (!d->used)
+		return;
+	gpulat__htab_prefetch_chain(&t->dc_seq, d->by_seq.k1, d->by_seq.k2, skip);
+	if (d->in_fence)
+		gpulat__htab_prefetch_chain(&t->dc_fence, d->by_fence.k1, d->by_fence.k2, skip);
+	if (d->in_ptr)
+		gpulat__htab_prefetch_chain(&t->dc_ptr, d->by_ptr.k1, d->by_ptr.k2, skip);
+}
+
 /*
  * The entry the next dc_add() evicts is DCACHE_SIZE completions old: it and
- * its hash chains are out of the cpu caches. Start loading it two calls
- * ahead, its buckets one call ahead and their first nodes now, so that its
- * removals do not stall. Cache hints only: nothing changes.
+ * its hash chains are out of the cpu caches, and being the oldest it sits
+ * behind the newer entries of its chains (about two nodes deep at the table's
+ * load). One stage per call, each reading only what the previous call asked
+ * for: the entry three calls ahead, its buckets two ahead, the first node of
+ * its chains one ahead, the second now. Cache hints only: nothing changes.
  */
 static void dc_prefetch(struct gpulat_tracker *t)
 {
-	const struct dent *d = &t->dc[t->dc_next];
-	const struct dent *d1 = &t->dc[(t->dc_next + 1) % DCACHE_SIZE];
+	size_t k = t->dc_next;
 
-	prefetch_dent(&t->dc[(t->dc_next + 2) % DCACHE_SIZE]);
-	if (d1->used) {
-		gpulat__htab_prefetch_slot(&t->dc_seq, d1->by_seq.k1, d1->by_seq.k2);
-		if (d1->in_fence)
-			gpulat__htab_prefetch_slot(&t->dc_fence, d1->by_fence.k1, d1->by_fence.k2);
-		if (d1->in_ptr)
-			gpulat__htab_prefetch_slot(&t->dc_ptr, d1->by_ptr.k1, d1->by_ptr.k2);
-	}
-	if (d->used) {
-		gpulat__htab_prefetch_chain(&t->dc_seq, d->by_seq.k1, d->by_seq.k2);
-		if (d->in_fence)
-			gpulat__htab_prefetch_chain(&t->dc_fence, d->by_fence.k1, d->by_fence.k2);
-		if (d->in_ptr)
-			gpulat__htab_prefetch_chain(&t->dc_ptr, d->by_ptr.k1, d->by_ptr.k2);
-	}
+	prefetch_dent(&t->dc[(k + 3) % DCACHE_SIZE]);
+	dc_prefetch_slots(t, &t->dc[(k + 2) % DCACHE_SIZE]);
+	dc_prefetch_chains(t, &t->dc[(k + 1) % DCACHE_SIZE], 0);
+	dc_prefetch_chains(t, &t->dc[k], 1);
 }
 
 static void dc_add(struct gpulat_tracker *t, const struct job *j)
@@ -1098,6 +1112,10 @@ static int on_run(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		if (ev->flags & GPULAT_EVF_COUNTS)
 			j->j.hw_job_count = ev->hw_job_count;
 	}
+	/* its done inserts it into the dependency cache: load those buckets now */
+	gpulat__htab_prefetch_slot(&t->dc_seq, j->j.seq, 0);
+	if (j->in_fence)
+		gpulat__htab_prefetch_slot(&t->dc_fence, FK(t, j->j.ctx), U32(j->j.seqno));
 	keep_last(t, j);
 	evict_if_needed(t);
 	return 0;
