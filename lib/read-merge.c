@@ -36,6 +36,7 @@ struct stream {
 	int			cpu;
 	struct tep_record	*rec;		/* peeked head, owned by f->dh */
 	struct tep_record	*pending;	/* head on the new handle during a reopen */
+	uint64_t		ts;		/* rec->ts, kept here for the merge scan */
 	uint64_t		page;		/* file offset of the page last read */
 	struct gpulat__window	w;		/* its pages in a file mapping */
 };
@@ -43,17 +44,17 @@ struct stream {
 struct merge {
 	struct stream		*s;
 	int			ns;
-	int			*act;		/* streams with a head, in stream order */
+	struct stream		**act;		/* streams with a head, in stream order */
 	int			nact;
 };
 
-/* drop stream @i (its CPU is read to the end) from the active list */
-static void deactivate(struct merge *m, int i)
+/* drop stream @s (its CPU is read to the end) from the active list */
+static void deactivate(struct merge *m, struct stream *s)
 {
 	int k;
 
 	for (k = 0; k < m->nact; k++) {
-		if (m->act[k] == i) {
+		if (m->act[k] == s) {
 			memmove(&m->act[k], &m->act[k + 1], (m->nact - k - 1) * sizeof(*m->act));
 			m->nact--;
 			return;
@@ -204,8 +205,10 @@ static int merge_init(struct gpulat_reader *r, struct merge *m)
 			s->cpu = cpu;
 			s->page = GPULAT_NONE;
 			s->rec = head(f, cpu);
-			if (s->rec)
-				m->act[m->nact++] = m->ns;
+			if (s->rec) {
+				s->ts = s->rec->ts;
+				m->act[m->nact++] = s;
+			}
 			m->ns++;
 		}
 	}
@@ -224,14 +227,16 @@ static int consume(struct gpulat_reader *r, struct merge *m, struct stream *s)
 		ret = gpulat__reader_record(r, f, s->rec);
 		gpulat__zfile_next(f->z, s->cpu);
 		s->rec = gpulat__zfile_head(f->z, s->cpu);
-		if (!s->rec)
-			deactivate(m, (int)(s - m->s));
+		if (s->rec)
+			s->ts = s->rec->ts;
+		else
+			deactivate(m, s);
 		return ret;
 	}
 	/* the peeked head, now ours to free */
 	rec = tracecmd_read_data(f->dh, s->cpu);
 	if (!rec) {
-		deactivate(m, (int)(s - m->s));
+		deactivate(m, s);
 		return 0;
 	}
 	page = rec->offset & ~((uint64_t)f->page_size - 1);
@@ -243,8 +248,10 @@ static int consume(struct gpulat_reader *r, struct merge *m, struct stream *s)
 	ret = gpulat__reader_record(r, f, rec);
 	tracecmd_free_record(rec);
 	s->rec = tracecmd_peek_data(f->dh, s->cpu);
-	if (!s->rec)
-		deactivate(m, (int)(s - m->s));
+	if (s->rec)
+		s->ts = s->rec->ts;
+	else
+		deactivate(m, s);
 	if (ret >= 0 && reopen_due(r, f))
 		reopen(m, f);
 	return ret;
@@ -260,15 +267,13 @@ int gpulat__reader_merge(struct gpulat_reader *r)
 		goto out;
 	}
 	while (m.nact > 0) {
-		struct stream *s = &m.s[m.act[0]];
+		struct stream *s = m.act[0];
 		int k;
 
 		/* strict < keeps the first (file, cpu) of equal timestamps */
 		for (k = 1; k < m.nact; k++) {
-			struct stream *o = &m.s[m.act[k]];
-
-			if (o->rec->ts < s->rec->ts)
-				s = o;
+			if (m.act[k]->ts < s->ts)
+				s = m.act[k];
 		}
 		ret = consume(r, &m, s);
 		if (ret < 0)
