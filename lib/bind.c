@@ -680,12 +680,29 @@ static inline int read_num(const struct gpulat_binding *b, const struct tep_form
 static inline bool same_bytes(const char *a, const char *b, size_t n)
 {
 	uint64_t x, y;
+	uint32_t u, v;
 
-	for (; n >= 8; a += 8, b += 8, n -= 8) {
-		memcpy(&x, a, sizeof(x));
-		memcpy(&y, b, sizeof(y));
-		if (x != y)
+	if (n >= 8) {
+		/* whole words, then the last 8 bytes (overlapping the previous word) */
+		for (; n > 8; a += 8, b += 8, n -= 8) {
+			memcpy(&x, a, sizeof(x));
+			memcpy(&y, b, sizeof(y));
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, sizeof(x));
+		memcpy(&y, b + n - 8, sizeof(y));
+		return x == y;
+	}
+	if (n >= 4) {
+		/* 4 to 7 bytes: the first 4 and the last 4 */
+		memcpy(&u, a, sizeof(u));
+		memcpy(&v, b, sizeof(v));
+		if (u != v)
 			return false;
+		memcpy(&u, a + n - 4, sizeof(u));
+		memcpy(&v, b + n - 4, sizeof(v));
+		return u == v;
 	}
 	for (; n; a++, b++, n--)
 		if (*a != *b)

@@ -528,7 +528,13 @@ static void test_amdgpu_layouts(void **state)
 static void test_string_cache(void **state)
 {
 	static const char *const names[] = { "gfx", "comp", "sdma0", "sdma1", "vcn", "gfx1",
-					     "gf", "", "gfx" };
+					     "gf", "", "gfx", "drm_sched", "drm_schee", "drm_sche",
+					     "x_drm_sched", "timeline.with-a-long-name.0",
+					     "timeline.with-a-long-name.1", "timeline.with-b-long-name.0",
+					     "comp_1.2.3", "comp_1.2", "a", "b", "ab", "abc", "abd",
+					     "abcdefg", "abcdefh", "bbcdefg", "abcdefgh", "abcdefgi",
+					     "0000:03:00.0", "0000:03:00.1" };
+	const int nnames = (int)(sizeof(names) / sizeof(names[0]));
 	struct tep_handle *tep = new_tep();
 	struct gpulat_binding *b;
 	struct gpulat_event ev;
@@ -539,16 +545,19 @@ static void test_string_cache(void **state)
 	load(tep, "linux-6.17", "gpu_scheduler", "drm_sched_job_queue");
 	b = gpulat_binding_new(tep);
 	assert_non_null(b);
-	for (round = 0; round < 3; round++) {
-		for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+	for (round = 0; round < 4; round++) {
+		for (i = 0; i < nnames; i++) {
+			/* round 2 and 3: backwards, and pairs that differ in one byte in turn */
+			int k = round == 2 ? nnames - 1 - i : round == 3 ? (i % 2 ? i - 1 : i + 1) % nnames : i;
+
 			rb_init(&r, 1133, 1, 48);
-			rb_str(&r, 8, names[i]);
-			rb_str(&r, 20, names[(i + round) % 9]);
+			rb_str(&r, 8, names[k]);
+			rb_str(&r, 20, names[(k + round) % nnames]);
 			rb_u64(&r, 24, 1);
 			rb_u64(&r, 32, 2);
 			assert_int_equal(decode(b, &r, 1, 0, &ev), 1);
-			assert_ptr_equal(ev.ring, gpulat_binding_intern(b, names[i]));
-			assert_ptr_equal(ev.dev, gpulat_binding_intern(b, names[(i + round) % 9]));
+			assert_ptr_equal(ev.ring, gpulat_binding_intern(b, names[k]));
+			assert_ptr_equal(ev.dev, gpulat_binding_intern(b, names[(k + round) % nnames]));
 		}
 	}
 	/* no NUL inside the __data_loc: the bytes themselves */
