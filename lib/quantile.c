@@ -86,13 +86,36 @@ void gpulat__qacc_fini(struct gpulat__qacc *q)
 	q->hb = NULL;
 }
 
+/* Welford's update for one more value (@q->n already counts it) */
+static void welford(struct gpulat__qacc *q, uint64_t v)
+{
+	double d = (double)v - q->wmean;
+
+	q->wmean += d / (double)q->n;
+	q->wm2 += d * ((double)v - q->wmean);
+}
+
 static int to_hist(struct gpulat__qacc *q)
 {
+	uint64_t n = q->n;
 	size_t i;
 
 	q->hb = calloc(gpulat__qbuckets(), sizeof(*q->hb));
 	if (!q->hb)
 		return -ENOMEM;
+	/*
+	 * Exact mode needs no running stddev: replay Welford over the values in
+	 * the order they came (the same operations, so the same bits, as
+	 * updating it on every add). After a summary they are sorted and the
+	 * replay goes in that order: as exact, maybe not the same last bits;
+	 * gpulat_stats only takes summaries once everything was added.
+	 */
+	q->wmean = q->wm2 = 0;
+	for (i = 0; i < q->nv; i++) {
+		q->n = i + 1;
+		welford(q, q->v[i]);
+	}
+	q->n = n;
 	for (i = 0; i < q->nv; i++)
 		q->hb[gpulat__qbucket(q->v[i])]++;
 	free(q->v);
@@ -103,8 +126,6 @@ static int to_hist(struct gpulat__qacc *q)
 
 int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq)
 {
-	double d;
-
 	if (v == GPULAT_NONE)
 		return 0;
 	if (!q->hb) {
@@ -133,9 +154,8 @@ int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, u
 
 	q->n++;
 	q->sum += v;
-	d = (double)v - q->wmean;
-	q->wmean += d / (double)q->n;
-	q->wm2 += d * ((double)v - q->wmean);
+	if (q->hb)
+		welford(q, v);
 	if (v < q->min)
 		q->min = v;
 	if (q->n == 1 || v > q->max) {
