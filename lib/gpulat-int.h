@@ -74,15 +74,16 @@ struct gpulat__qacc {
 	uint64_t	max_seq;
 	unsigned __int128 sum;
 	double		wmean, wm2;	/* Welford, for the histogram mode */
-	uint64_t	*v;		/* exact values, NULL once in histogram mode */
-	size_t		nv, cap;
+	uint32_t	*v32;		/* exact values while all fit in 32 bits (4.29 s) */
+	uint64_t	*v;		/* exact values once one does not */
+	size_t		nv, cap;	/* (both NULL in histogram mode) */
 	uint64_t	*hb;		/* histogram buckets */
 };
 
 void gpulat__qacc_init(struct gpulat__qacc *q);
 void gpulat__qacc_fini(struct gpulat__qacc *q);
 int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq);
-/* fill @s (sorts the exact values); may be called more than once */
+/* fill @s (sorts the exact values, or a copy of 32-bit ones); may be called more than once */
 void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s);
 /* nearest-rank p-quantile of sorted @v[0..n-1]: v[ceil(p * n) - 1] */
 uint64_t gpulat__nearest_rank(const uint64_t *v, uint64_t n, double p);

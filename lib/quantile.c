@@ -3,7 +3,9 @@
  * Per-metric accumulators: n, min, max, mean, population stddev and
  * nearest-rank quantiles (docs/truth-format.md).
  *
- * Exact while at most GPULAT_EXACT_MAX values were added; beyond that the
+ * Exact while at most GPULAT_EXACT_MAX values were added (kept as 32-bit
+ * numbers while every value fits, which latencies up to 4.29 s do: half the
+ * memory); beyond that the
  * values move into a log-linear histogram (GPULAT_QSUB buckets per power of
  * two) and every quantile is within GPULAT_REL_ERROR (1/128) of the exact
  * one, relative: a value v >= 2 * QSUB lies in a bucket [lo, lo + w) with
@@ -80,10 +82,34 @@ void gpulat__qacc_init(struct gpulat__qacc *q)
 
 void gpulat__qacc_fini(struct gpulat__qacc *q)
 {
+	free(q->v32);
 	free(q->v);
 	free(q->hb);
+	q->v32 = NULL;
 	q->v = NULL;
 	q->hb = NULL;
+}
+
+/* exact value @i, whichever array holds it */
+static inline uint64_t val(const struct gpulat__qacc *q, size_t i)
+{
+	return q->v ? q->v[i] : q->v32[i];
+}
+
+/* the first value that needs 64 bits: move the exact values to q->v */
+static int widen(struct gpulat__qacc *q)
+{
+	uint64_t *nv = malloc((q->cap ? q->cap : 1) * sizeof(*nv));
+	size_t i;
+
+	if (!nv)
+		return -ENOMEM;
+	for (i = 0; i < q->nv; i++)
+		nv[i] = q->v32[i];
+	free(q->v32);
+	q->v32 = NULL;
+	q->v = nv;
+	return 0;
 }
 
 /* Welford's update for one more value (@q->n already counts it) */
@@ -113,13 +139,15 @@ static int to_hist(struct gpulat__qacc *q)
 	q->wmean = q->wm2 = 0;
 	for (i = 0; i < q->nv; i++) {
 		q->n = i + 1;
-		welford(q, q->v[i]);
+		welford(q, val(q, i));
 	}
 	q->n = n;
 	for (i = 0; i < q->nv; i++)
-		q->hb[gpulat__qbucket(q->v[i])]++;
+		q->hb[gpulat__qbucket(val(q, i))]++;
 	free(q->v);
+	free(q->v32);
 	q->v = NULL;
+	q->v32 = NULL;
 	q->nv = q->cap = 0;
 	return 0;
 }
@@ -131,26 +159,37 @@ int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, u
 	if (!q->hb) {
 		if (q->nv == q->cap) {
 			size_t cap = q->cap ? q->cap * 2 : 64;
-			uint64_t *nv;
 
 			if (q->nv >= GPULAT_EXACT_MAX) {
 				if (to_hist(q))
 					return -ENOMEM;
 			} else {
+				void *nv;
+
 				if (cap > GPULAT_EXACT_MAX)
 					cap = GPULAT_EXACT_MAX;
-				nv = realloc(q->v, cap * sizeof(*nv));
+				if (q->v)
+					nv = realloc(q->v, cap * sizeof(*q->v));
+				else
+					nv = realloc(q->v32, cap * sizeof(*q->v32));
 				if (!nv)
 					return -ENOMEM;
-				q->v = nv;
+				if (q->v)
+					q->v = nv;
+				else
+					q->v32 = nv;
 				q->cap = cap;
 			}
 		}
+		if (!q->hb && !q->v && v > UINT32_MAX && widen(q))
+			return -ENOMEM;
 	}
 	if (q->hb)
 		q->hb[gpulat__qbucket(v)]++;
-	else
+	else if (q->v)
 		q->v[q->nv++] = v;
+	else
+		q->v32[q->nv++] = (uint32_t)v;
 
 	q->n++;
 	q->sum += v;
@@ -302,17 +341,32 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 		 * order of its terms, and the reports print it to 17 digits,
 		 * so the ascending order is part of the output.
 		 */
-		sort_u64(q->v, q->nv);
-		for (i = 0; i < 4; i++)
-			r[i] = gpulat__nearest_rank(q->v, q->nv, ps[i]);
-		/* two passes over exact values: mean as a long double */
-		mean = (double)((long double)q->sum / (long double)q->n);
-		for (i = 0; i < q->nv; i++) {
-			double d = (double)q->v[i] - mean;
+		uint64_t *v = q->v;
 
-			acc += d * d;
+		/* 32-bit values are sorted in a 64-bit copy; NULL: no memory */
+		if (!v) {
+			v = malloc(q->nv * sizeof(*v));
+			for (i = 0; v && i < q->nv; i++)
+				v[i] = q->v32[i];
+		}
+		if (!v) {
+			for (i = 0; i < 4; i++)
+				r[i] = GPULAT_NONE;
+		} else {
+			sort_u64(v, q->nv);
+			for (i = 0; i < 4; i++)
+				r[i] = gpulat__nearest_rank(v, q->nv, ps[i]);
+			/* two passes over exact values: mean as a long double */
+			mean = (double)((long double)q->sum / (long double)q->n);
+			for (i = 0; i < q->nv; i++) {
+				double d = (double)v[i] - mean;
+
+				acc += d * d;
+			}
 		}
 		s->stddev = sqrt(acc / (double)q->n);
+		if (v != q->v)
+			free(v);
 	}
 	s->p50 = r[0];
 	s->p90 = r[1];

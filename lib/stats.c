@@ -21,7 +21,7 @@
 
 #include "gpulat-int.h"
 
-#define REORDER_MAX	16384
+#define REORDER_MAX	2048
 #define STALLS_MAX	65536
 #define RQ_SHIFT	64	/* an entry moves back at most this far in rq.v */
 #define MEMO_BITS	3
