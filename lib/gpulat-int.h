@@ -77,7 +77,8 @@ struct gpulat__qacc {
 	uint32_t	*v32;		/* exact values while all fit in 32 bits (4.29 s) */
 	uint64_t	*v;		/* exact values once one does not */
 	size_t		nv, cap;	/* (both NULL in histogram mode) */
-	uint64_t	*hb;		/* histogram buckets */
+	uint64_t	**hb;		/* histogram: blocks of GPULAT_QSUB buckets, */
+					/* allocated when first used */
 };
 
 void gpulat__qacc_init(struct gpulat__qacc *q);

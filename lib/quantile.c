@@ -80,10 +80,33 @@ void gpulat__qacc_init(struct gpulat__qacc *q)
 	q->max_seq = GPULAT_NONE;
 }
 
+/* the histogram: one block of QSUB buckets per power of two actually seen */
+static size_t nblocks(void)
+{
+	return gpulat__qbuckets() / GPULAT_QSUB;
+}
+
+static int hist_add(struct gpulat__qacc *q, uint64_t v)
+{
+	size_t b = gpulat__qbucket(v), k = b / GPULAT_QSUB;
+
+	if (!q->hb[k]) {
+		q->hb[k] = calloc(GPULAT_QSUB, sizeof(**q->hb));
+		if (!q->hb[k])
+			return -ENOMEM;
+	}
+	q->hb[k][b % GPULAT_QSUB]++;
+	return 0;
+}
+
 void gpulat__qacc_fini(struct gpulat__qacc *q)
 {
+	size_t k;
+
 	free(q->v32);
 	free(q->v);
+	for (k = 0; q->hb && k < nblocks(); k++)
+		free(q->hb[k]);
 	free(q->hb);
 	q->v32 = NULL;
 	q->v = NULL;
@@ -126,7 +149,7 @@ static int to_hist(struct gpulat__qacc *q)
 	uint64_t n = q->n;
 	size_t i;
 
-	q->hb = calloc(gpulat__qbuckets(), sizeof(*q->hb));
+	q->hb = calloc(nblocks(), sizeof(*q->hb));
 	if (!q->hb)
 		return -ENOMEM;
 	/*
@@ -143,7 +166,8 @@ static int to_hist(struct gpulat__qacc *q)
 	}
 	q->n = n;
 	for (i = 0; i < q->nv; i++)
-		q->hb[gpulat__qbucket(val(q, i))]++;
+		if (hist_add(q, val(q, i)))
+			return -ENOMEM;
 	free(q->v);
 	free(q->v32);
 	q->v = NULL;
@@ -184,9 +208,10 @@ int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, u
 		if (!q->hb && !q->v && v > UINT32_MAX && widen(q))
 			return -ENOMEM;
 	}
-	if (q->hb)
-		q->hb[gpulat__qbucket(v)]++;
-	else if (q->v)
+	if (q->hb) {
+		if (hist_add(q, v))
+			return -ENOMEM;
+	} else if (q->v)
 		q->v[q->nv++] = v;
 	else
 		q->v32[q->nv++] = (uint32_t)v;
@@ -296,7 +321,13 @@ static uint64_t hist_rank(const struct gpulat__qacc *q, double p)
 
 	k = rank_of(q->n, p);
 	for (b = 0; b < nb; b++) {
-		seen += q->hb[b];
+		const uint64_t *blk = q->hb[b / GPULAT_QSUB];
+
+		if (!blk) {
+			b += GPULAT_QSUB - 1;	/* no value in this power of two */
+			continue;
+		}
+		seen += blk[b % GPULAT_QSUB];
 		if (seen >= k)
 			break;
 	}
