@@ -22,7 +22,7 @@
 #include "gpulat-int.h"
 
 #define REORDER_MAX	2048
-#define STALLS_MAX	65536
+#define STALLS_MAX	4096	/* the longest kept; all are counted */
 #define RQ_SHIFT	64	/* an entry moves back at most this far in rq.v */
 #define MEMO_BITS	3
 #define MEMO_WAYS	(1 << MEMO_BITS)	/* interned strings kept per job field */
@@ -292,15 +292,60 @@ static const char *sstr_memo(struct gpulat_stats *s, const char **memo, const ch
 
 /* ---- stalls --------------------------------------------------------------- */
 
+static uint64_t stall_gap(const struct gpulat_stall *st)
+{
+	return st->end_ts - st->start_ts;
+}
+
+/* shortest gap on top; on equal gaps the later stall (it goes first) */
+static bool stall_less(const struct gpulat_stall *a, const struct gpulat_stall *b)
+{
+	if (stall_gap(a) != stall_gap(b))
+		return stall_gap(a) < stall_gap(b);
+	return a->start_ts > b->start_ts;
+}
+
+static void stall_sift_down(struct gpulat_stall *v, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct gpulat_stall tmp;
+
+		if (l < n && stall_less(&v[l], &v[m]))
+			m = l;
+		if (r < n && stall_less(&v[r], &v[m]))
+			m = r;
+		if (m == i)
+			return;
+		tmp = v[i];
+		v[i] = v[m];
+		v[m] = tmp;
+		i = m;
+	}
+}
+
+/*
+ * Keep the STALLS_MAX longest stalls (every report lists the longest
+ * first), counting all of them: memory does not grow with the trace. Once
+ * full, s->stalls is a min-heap on the gap; gpulat_stats_finish() puts the
+ * kept ones back in time order.
+ */
 static void add_stall(struct gpulat_stats *s, const struct gpulat_stall *st)
 {
+	size_t i;
+
 	s->stalls_total++;
+	if (s->nstalls == STALLS_MAX) {
+		if (!stall_less(&s->stalls[0], st))
+			return;
+		s->stalls[0] = *st;
+		stall_sift_down(s->stalls, s->nstalls, 0);
+		return;
+	}
 	if (s->nstalls == s->capstalls) {
 		size_t cap = s->capstalls ? s->capstalls * 2 : 64;
 		struct gpulat_stall *nv;
 
-		if (s->nstalls >= STALLS_MAX)
-			return;
 		nv = realloc(s->stalls, cap * sizeof(*nv));
 		if (!nv)
 			return;
@@ -308,6 +353,10 @@ static void add_stall(struct gpulat_stats *s, const struct gpulat_stall *st)
 		s->capstalls = cap;
 	}
 	s->stalls[s->nstalls++] = *st;
+	if (s->nstalls == STALLS_MAX) {
+		for (i = s->nstalls / 2; i-- > 0;)
+			stall_sift_down(s->stalls, s->nstalls, i);
+	}
 }
 
 /* ---- sweeps --------------------------------------------------------------- */

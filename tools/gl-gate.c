@@ -404,7 +404,7 @@ static bool cond_value(const struct gl_cond *c, const struct gl_run *r,
 		/* an overrun of unknown size counts as at least one event */
 		*v = (double)(r->lost_events > r->lost_unknown ? r->lost_events : r->lost_unknown);
 		return true;
-	case LHS_STALLS:	*v = (double)gpulat_stats_nstalls(r->stats); return true;
+	case LHS_STALLS:	*v = (double)gpulat_stats_stalls_total(r->stats); return true;
 	}
 	return false;
 }

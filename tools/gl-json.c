@@ -252,6 +252,8 @@ struct json_object *gl_json_run(const struct gl_run *r)
 		json_object_array_add(a, js);
 	}
 	add(o, "stalls", a);
+	/* all stalls; "stalls" lists the longest 4096 of them in time order */
+	add(o, "stalls_total", json_object_new_uint64(gpulat_stats_stalls_total(r->stats)));
 
 	a = json_object_new_array();
 	for (i = 0; i < r->kept.n; i++)

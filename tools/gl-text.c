@@ -436,7 +436,8 @@ static int print_stalls(const struct gl_run *r, FILE *out)
 		gl_table_cell(&t, "%s", ts_cpu(a, sizeof(a), s->start_ts, s->start_cpu));
 		gl_table_cell(&t, "%s", ts_cpu(a, sizeof(a), s->end_ts, s->end_cpu));
 	}
-	fprintf(out, "\nStalls longer than %s (%zu; the %zu longest)\n", thr, n, shown);
+	fprintf(out, "\nStalls longer than %s (%llu; the %zu longest)\n", thr,
+		(unsigned long long)gpulat_stats_stalls_total(r->stats), shown);
 	ret = gl_table_print(&t, out, "  ");
 	gl_table_free(&t);
 	free(v);

@@ -492,7 +492,7 @@ const struct gpulat_group *gpulat_stats_group(const struct gpulat_stats *s,
 size_t gpulat_stats_nworst(const struct gpulat_stats *s);
 const struct gpulat_worst *gpulat_stats_worst(const struct gpulat_stats *s, size_t i);
 size_t gpulat_stats_nstalls(const struct gpulat_stats *s);
-/* stalls found, including those beyond the 65536 kept */
+/* stalls found, including those beyond the 4096 longest kept */
 uint64_t gpulat_stats_stalls_total(const struct gpulat_stats *s);
 const struct gpulat_stall *gpulat_stats_stall(const struct gpulat_stats *s, size_t i);
 size_t gpulat_stats_ndepwaits(const struct gpulat_stats *s);
