@@ -401,6 +401,68 @@ static void test_streaming(void **state)
 }
 
 /* amdgpu events alone: cs = queue, sched_run_job = run, finished signal = done */
+static int cmp_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * More stalls than are kept: every one is counted, the longest are kept (in
+ * time order), checked against all gaps computed here from the schedule.
+ */
+static void test_stalls_longest_kept(void **state)
+{
+	enum { JOBS = 6000 };
+	static uint64_t gaps[2 * JOBS];
+	struct gpulat_stats_opts o;
+	struct gpulat_stats *s;
+	uint64_t t = 1000, prev_q = 0, prev_d = 0, cut, seed = 7;
+	size_t i, n = 0, kept, above = 0, kept_above = 0;
+
+	(void)state;
+	gpulat_stats_opts_init(&o);
+	o.stall_threshold_ns = 100;
+	s = gpulat_stats_new(&o);
+	for (i = 0; i < JOBS; i++) {
+		struct gpulat_job j;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		t += 200 + (seed >> 33) % 100000;	/* idle gap before the job */
+		j = mkjob(i, "gfx", 1, t, t, t, t + 10);
+		assert_int_equal(gpulat_stats_add(s, &j), 0);
+		if (i) {
+			gaps[n++] = t - prev_d;		/* ring idle: done -> start */
+			gaps[n++] = t - prev_q;		/* submit gap: queue -> queue */
+		}
+		prev_q = t;
+		prev_d = t + 10;
+		t += 10;
+	}
+	gpulat_stats_set_span(s, 0, t);
+	gpulat_stats_finish(s);
+
+	assert_int_equal(gpulat_stats_stalls_total(s), n);
+	kept = gpulat_stats_nstalls(s);
+	assert_true(kept > 0 && kept < n);
+	qsort(gaps, n, sizeof(*gaps), cmp_desc);
+	cut = gaps[kept - 1];
+	for (i = 0; i < n; i++)
+		above += gaps[i] > cut;
+	for (i = 0; i < kept; i++) {
+		const struct gpulat_stall *st = gpulat_stats_stall(s, i);
+
+		assert_true(st->end_ts - st->start_ts >= cut);
+		kept_above += st->end_ts - st->start_ts > cut;
+		if (i)
+			assert_true(gpulat_stats_stall(s, i - 1)->start_ts <= st->start_ts);
+	}
+	/* every stall longer than the shortest kept one is kept */
+	assert_int_equal(kept_above, above);
+	gpulat_stats_free(s);
+}
+
 static void test_amdgpu_only(void **state)
 {
 	struct gpulat_tracker_ops ops = { .job = tr_job };
@@ -459,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_reorder_brute),
 		cmocka_unit_test(test_streaming),
 		cmocka_unit_test(test_amdgpu_only),
+		cmocka_unit_test(test_stalls_longest_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
