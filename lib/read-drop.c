@@ -25,7 +25,7 @@
 #include "read-int.h"
 
 /* drop in steps of this much (one madvise each), so a CPU keeps about this much */
-#define DROP_BATCH	(1u << 20)
+#define DROP_BATCH	(256u << 10)
 
 /* the mapping holding @addr if it is a read-only private mapping of @f's file */
 static bool find_mapping(const struct rfile *f, uintptr_t addr, struct gpulat__window *w)
