@@ -54,16 +54,21 @@ enum {
 #define MAX_OPTION_SECTIONS	64
 #define MAX_META		(64u << 20)	/* an options block, sanity bound */
 
+/* a compressed block (options section or chunk) and its buffers, reused */
+struct zblock {
+	unsigned char		*zbuf, *out;	/* compressed, decompressed */
+	size_t			zcap, cap;
+	uint32_t		zsize, size;	/* of the block last read */
+};
+
 struct zcpu {
 	int			id;		/* the CPU number */
 	uint64_t		next_off;	/* file offset of the next chunk header */
 	uint32_t		chunks_left;
-	unsigned char		*zbuf;		/* compressed chunk */
-	size_t			zcap;
-	unsigned char		*page_buf;	/* decompressed chunk */
-	size_t			pcap, plen;	/* capacity, bytes of pages in it */
-	size_t			ppos;		/* offset of the loaded page in page_buf */
-	uint64_t		vbase;		/* offset of page_buf[0] in the CPU's data */
+	struct zblock		blk;		/* the chunk: blk.out holds its pages */
+	size_t			plen;		/* bytes of pages in blk.out */
+	size_t			ppos;		/* offset of the loaded page in blk.out */
+	uint64_t		vbase;		/* offset of blk.out[0] in the CPU's data */
 	bool			loaded;		/* a page is in the kbuffer */
 	bool			have;		/* rec is the head */
 	struct kbuffer		*kbuf;
@@ -112,52 +117,71 @@ static int unzstd(struct gpulat__zfile *z, void *dst, size_t size, const void *s
 	return ZSTD_isError(r) || r != size ? -1 : 0;
 }
 
-/*
- * The options of one section into a malloc'ed buffer: decompressed if the
- * section is. *@len is set; NULL on error.
- */
-static unsigned char *read_options(struct gpulat__zfile *z, uint64_t off, size_t *len,
-				   uint64_t *body)
+static int grow(unsigned char **buf, size_t *cap, size_t need)
 {
-	unsigned char hdr[16], *zb, *out;
-	uint32_t zsize, size;
+	unsigned char *nb;
+
+	if (need <= *cap)
+		return 0;
+	nb = realloc(*buf, need);
+	if (!nb)
+		return -1;
+	*buf = nb;
+	*cap = need;
+	return 0;
+}
+
+/* the compressed block at @off (u32 compressed size, u32 size, a frame) into b->out */
+static int read_block(struct gpulat__zfile *z, uint64_t off, struct zblock *b)
+{
+	unsigned char hdr[8];
 
 	if (pread_full(z->fd, hdr, sizeof(hdr), off))
-		return NULL;
-	if (num(z, hdr, 2) != OPT_DONE)
-		return NULL;
-	*body = off + sizeof(hdr);
-	if (!(num(z, hdr + 2, 2) & SEC_FL_COMPRESS)) {
-		/* plain: options follow; read the section's declared size */
-		uint64_t ssize = num(z, hdr + 8, 8);
+		return -1;
+	b->zsize = (uint32_t)num(z, hdr, 4);
+	b->size = (uint32_t)num(z, hdr + 4, 4);
+	if (!b->zsize || !b->size || b->zsize > MAX_META || b->size > MAX_META)
+		return -1;
+	if (grow(&b->zbuf, &b->zcap, b->zsize) || grow(&b->out, &b->cap, b->size) ||
+	    pread_full(z->fd, b->zbuf, b->zsize, off + sizeof(hdr)))
+		return -1;
+	return unzstd(z, b->out, b->size, b->zbuf, b->zsize);
+}
 
-		if (!ssize || ssize > MAX_META)
-			return NULL;
-		out = malloc(ssize);
-		if (!out || pread_full(z->fd, out, ssize, *body)) {
-			free(out);
-			return NULL;
-		}
-		*len = ssize;
-		return out;
-	}
-	if (pread_full(z->fd, hdr, 8, *body))
-		return NULL;
-	zsize = (uint32_t)num(z, hdr, 4);
-	size = (uint32_t)num(z, hdr + 4, 4);
-	if (!zsize || !size || zsize > MAX_META || size > MAX_META)
-		return NULL;
-	zb = malloc(zsize);
-	out = malloc(size);
-	if (!zb || !out || pread_full(z->fd, zb, zsize, *body + 8) ||
-	    unzstd(z, out, size, zb, zsize)) {
-		free(zb);
-		free(out);
-		return NULL;
-	}
-	free(zb);
-	*len = size;
-	return out;
+/* a section header at @off: u16 id, u16 flags, s32 description, u64 size */
+static int read_section(struct gpulat__zfile *z, uint64_t off, unsigned int *id,
+			unsigned int *flags, uint64_t *size)
+{
+	unsigned char hdr[16];
+
+	if (pread_full(z->fd, hdr, sizeof(hdr), off))
+		return -1;
+	*id = (unsigned int)num(z, hdr, 2);
+	*flags = (unsigned int)num(z, hdr + 2, 2);
+	*size = num(z, hdr + 8, 8);
+	return 0;
+}
+
+/*
+ * The options of the section at @off into @b (b->out, b->size bytes):
+ * decompressed if the section is.
+ */
+static int read_options(struct gpulat__zfile *z, uint64_t off, struct zblock *b)
+{
+	unsigned int id, flags;
+	uint64_t ssize;
+
+	if (read_section(z, off, &id, &flags, &ssize) || id != OPT_DONE)
+		return -1;
+	off += 16;
+	if (flags & SEC_FL_COMPRESS)
+		return read_block(z, off, b);
+	/* plain: the options follow, as many bytes as the section says */
+	if (!ssize || ssize > MAX_META || grow(&b->out, &b->cap, ssize) ||
+	    pread_full(z->fd, b->out, ssize, off))
+		return -1;
+	b->size = (uint32_t)ssize;
+	return 0;
 }
 
 /* the top buffer's BUFFER option: flyrecord offset and the CPUs */
@@ -205,17 +229,19 @@ static int parse_buffer(struct gpulat__zfile *z, const unsigned char *d, size_t 
 /* walk the options sections; 0 when the top buffer was found and nothing shifts time */
 static int parse_options(struct gpulat__zfile *z, uint64_t off, uint64_t *fly)
 {
-	int sections, found = 0;
+	struct zblock b = { 0 };
+	int sections, found = 0, ret = -1;
 
 	for (sections = 0; off && sections < MAX_OPTION_SECTIONS; sections++) {
-		uint64_t body, next = 0;
-		unsigned char *d;
+		const unsigned char *d;
+		uint64_t next = 0;
 		size_t len, pos = 0;
 		bool done = false;
 
-		d = read_options(z, off, &len, &body);
-		if (!d)
-			return -1;
+		if (read_options(z, off, &b))
+			goto out;
+		d = b.out;
+		len = b.size;
 		while (pos + 6 <= len && !done) {
 			unsigned int id = (unsigned int)num(z, d + pos, 2);
 			uint32_t size = (uint32_t)num(z, d + pos + 2, 4);
@@ -232,10 +258,8 @@ static int parse_options(struct gpulat__zfile *z, uint64_t off, uint64_t *fly)
 				break;
 			case OPT_BUFFER:
 				r = parse_buffer(z, od, size, fly);
-				if (r < 0) {
-					free(d);
-					return -1;
-				}
+				if (r < 0)
+					goto out;
 				if (r == 0)
 					found++;
 				break;
@@ -245,37 +269,39 @@ static int parse_options(struct gpulat__zfile *z, uint64_t off, uint64_t *fly)
 			case OPT_GUEST:
 			case OPT_TSC2NSEC:
 				/* libtracecmd would change the timestamps */
-				free(d);
-				return -1;
+				goto out;
 			default:
 				break;
 			}
 			pos += size;
 		}
-		free(d);
 		if (!done)
-			return -1;
+			goto out;
 		off = next;
 	}
-	return found == 1 && !off ? 0 : -1;
+	ret = found == 1 && !off ? 0 : -1;
+out:
+	free(b.zbuf);
+	free(b.out);
+	return ret;
 }
 
 /* read the chunk count of every CPU's data */
 static int init_cpus(struct gpulat__zfile *z, uint64_t fly)
 {
-	unsigned char hdr[16];
+	unsigned int id, flags;
+	unsigned char hdr[4];
+	uint64_t size;
 	int i;
 
-	if (pread_full(z->fd, hdr, sizeof(hdr), fly))
-		return -1;
-	if (!(num(z, hdr + 2, 2) & SEC_FL_COMPRESS))
+	if (read_section(z, fly, &id, &flags, &size) || !(flags & SEC_FL_COMPRESS))
 		return -1;
 	for (i = 0; i < z->ncpu; i++) {
 		struct zcpu *c = &z->cpu[i];
 
 		if (c->id < 0 || !c->next_off)
 			continue;
-		if (pread_full(z->fd, hdr, 4, c->next_off))
+		if (pread_full(z->fd, hdr, sizeof(hdr), c->next_off))
 			return -1;
 		c->chunks_left = (uint32_t)num(z, hdr, 4);
 		c->next_off += 4;
@@ -292,41 +318,15 @@ static int init_cpus(struct gpulat__zfile *z, uint64_t fly)
 /* decompress the CPU's next chunk: 1, 0 at the end, -1 on damage */
 static int load_chunk(struct gpulat__zfile *z, struct zcpu *c)
 {
-	unsigned char hdr[8];
-	uint32_t zsize, size;
-
 	if (!c->chunks_left)
 		return 0;
-	if (pread_full(z->fd, hdr, sizeof(hdr), c->next_off))
-		return -1;
-	zsize = (uint32_t)num(z, hdr, 4);
-	size = (uint32_t)num(z, hdr + 4, 4);
 	/* libtracecmd reads whole pages: a chunk holds a whole number of them */
-	if (!zsize || !size || size % (uint32_t)z->page_size || size > MAX_META || zsize > MAX_META)
-		return -1;
-	if (zsize > c->zcap) {
-		unsigned char *nb = realloc(c->zbuf, zsize);
-
-		if (!nb)
-			return -1;
-		c->zbuf = nb;
-		c->zcap = zsize;
-	}
-	if (size > c->pcap) {
-		unsigned char *nb = realloc(c->page_buf, size);
-
-		if (!nb)
-			return -1;
-		c->page_buf = nb;
-		c->pcap = size;
-	}
-	if (pread_full(z->fd, c->zbuf, zsize, c->next_off + 8) ||
-	    unzstd(z, c->page_buf, size, c->zbuf, zsize))
+	if (read_block(z, c->next_off, &c->blk) || c->blk.size % (uint32_t)z->page_size)
 		return -1;
 	c->vbase += c->plen;
-	c->plen = size;
+	c->plen = c->blk.size;
 	c->ppos = 0;
-	c->next_off += 8 + (uint64_t)zsize;
+	c->next_off += 8 + (uint64_t)c->blk.zsize;
 	c->chunks_left--;
 	return 1;
 }
@@ -354,7 +354,7 @@ static bool advance(struct gpulat__zfile *z, struct zcpu *c)
 					return false;
 				}
 			}
-			kbuffer_load_subbuffer(c->kbuf, c->page_buf + c->ppos);
+			kbuffer_load_subbuffer(c->kbuf, c->blk.out + c->ppos);
 			if (kbuffer_subbuffer_size(c->kbuf) > z->page_size)
 				return false;
 			c->loaded = true;
@@ -455,8 +455,8 @@ void gpulat__zfile_close(struct gpulat__zfile *z)
 	for (i = 0; z->cpu && i < z->ncpu; i++) {
 		if (z->cpu[i].kbuf)
 			kbuffer_free(z->cpu[i].kbuf);
-		free(z->cpu[i].zbuf);
-		free(z->cpu[i].page_buf);
+		free(z->cpu[i].blk.zbuf);
+		free(z->cpu[i].blk.out);
 	}
 	free(z->cpu);
 	if (z->dctx)
