@@ -98,6 +98,7 @@ struct gpulat_reader {
 };
 
 double gpulat__now(void);
+struct tracecmd_input *gpulat__open_trace(const char *path, int *stage);
 /* one record of @f: counts, lost windows, decode, tracker, hook; < 0 stops */
 int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec);
 void gpulat__drop_behind(struct rfile *f, struct gpulat__window *w, const void *data);

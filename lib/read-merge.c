@@ -83,17 +83,6 @@ static bool reopen_due(const struct gpulat_reader *r, const struct rfile *f)
 	return gpulat__now() - f->opened_at >= REOPEN_COST_RATIO * f->open_cost;
 }
 
-/* libtracecmd 1.3 crashes closing a handle whose init_data failed: leak it */
-static struct tracecmd_input *open_data(const char *path)
-{
-	struct tracecmd_input *h;
-
-	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (h && tracecmd_init_data(h) < 0)
-		h = NULL;
-	return h;
-}
-
 /*
  * Replace @f's data handle by a fresh one positioned where the old one is.
  * Return 0, or -1 with the old handle still in use.
@@ -105,7 +94,7 @@ static int reopen(struct merge *m, struct rfile *f)
 	double t0 = gpulat__now();
 	int i;
 
-	nh = open_data(f->path);
+	nh = gpulat__open_trace(f->path, NULL);
 	if (!nh)
 		goto fail;
 	if (tracecmd_cpus(nh) != f->cpus || tracecmd_page_size(nh) != f->page_size)
@@ -134,8 +123,8 @@ static int reopen(struct merge *m, struct rfile *f)
 	if (old != f->h)
 		tracecmd_close(old);
 	f->since_open = 0;
-	f->open_cost = gpulat__now() - t0;
 	f->opened_at = gpulat__now();
+	f->open_cost = f->opened_at - t0;
 	f->r->c.reopens++;
 	return 0;
 fail_close:
@@ -215,6 +204,16 @@ static int merge_init(struct gpulat_reader *r, struct merge *m)
 	return 0;
 }
 
+/* @rec is the new head of @s; NULL: its CPU is read to the end */
+static void set_head(struct merge *m, struct stream *s, struct tep_record *rec)
+{
+	s->rec = rec;
+	if (rec)
+		s->ts = rec->ts;
+	else
+		deactivate(m, s);
+}
+
 /* consume the head of @s: the record, then the next head */
 static int consume(struct gpulat_reader *r, struct merge *m, struct stream *s)
 {
@@ -226,17 +225,13 @@ static int consume(struct gpulat_reader *r, struct merge *m, struct stream *s)
 	if (f->z) {
 		ret = gpulat__reader_record(r, f, s->rec);
 		gpulat__zfile_next(f->z, s->cpu);
-		s->rec = gpulat__zfile_head(f->z, s->cpu);
-		if (s->rec)
-			s->ts = s->rec->ts;
-		else
-			deactivate(m, s);
+		set_head(m, s, gpulat__zfile_head(f->z, s->cpu));
 		return ret;
 	}
 	/* the peeked head, now ours to free */
 	rec = tracecmd_read_data(f->dh, s->cpu);
 	if (!rec) {
-		deactivate(m, s);
+		set_head(m, s, NULL);
 		return 0;
 	}
 	page = rec->offset & ~((uint64_t)f->page_size - 1);
@@ -247,11 +242,7 @@ static int consume(struct gpulat_reader *r, struct merge *m, struct stream *s)
 	}
 	ret = gpulat__reader_record(r, f, rec);
 	tracecmd_free_record(rec);
-	s->rec = tracecmd_peek_data(f->dh, s->cpu);
-	if (s->rec)
-		s->ts = s->rec->ts;
-	else
-		deactivate(m, s);
+	set_head(m, s, tracecmd_peek_data(f->dh, s->cpu));
 	if (ret >= 0 && reopen_due(r, f))
 		reopen(m, f);
 	return ret;

@@ -122,38 +122,54 @@ static void close_file(struct rfile *f)
 		free(f->kept[--f->nkept]);
 }
 
+/**
+ * gpulat__open_trace - open a trace.dat with libtracecmd: headers, then CPU data
+ * @path: the file
+ * @stage: if not NULL, set on failure: 1 headers, 2 CPU data
+ *
+ * libtracecmd 1.3 crashes when it closes a handle whose data failed to load
+ * (truncated file), so such a handle is deliberately leaked rather than
+ * closed.
+ *
+ * Return: the handle, or NULL.
+ */
+struct tracecmd_input *gpulat__open_trace(const char *path, int *stage)
+{
+	struct tracecmd_input *h;
+
+	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h) {
+		if (stage)
+			*stage = 1;
+		return NULL;
+	}
+	if (tracecmd_init_data(h) < 0) {
+		if (stage)
+			*stage = 2;
+		return NULL;
+	}
+	return h;
+}
+
 static int open_file(struct rfile *f, char *err, size_t errlen)
 {
 	double t0;
-	int ret;
+	int ret, stage;
 
 	ret = check_file(f, err, errlen);
 	if (ret)
 		return ret;
 	t0 = gpulat__now();
-	/*
-	 * Headers first, then the CPU data: libtracecmd 1.3 crashes when it
-	 * closes a handle whose data failed to load (truncated file), so such
-	 * a handle is deliberately leaked rather than closed.
-	 */
-	f->h = tracecmd_open_head(f->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	f->h = gpulat__open_trace(f->path, &stage);
 	if (!f->h) {
-		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (cannot read its headers)",
-		       f->path);
+		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", f->path,
+		       stage == 1 ? "cannot read its headers" : "CPU data missing or cut short");
 		return -EINVAL;
 	}
-	if (tracecmd_init_data(f->h) < 0) {
-		f->h = NULL;
-		seterr(err, errlen,
-		       "%s: truncated or damaged trace-cmd data file (CPU data missing or cut short)",
-		       f->path);
-		return -EINVAL;
-	}
-	f->open_cost = gpulat__now() - t0;
 	f->opened_at = gpulat__now();
+	f->open_cost = f->opened_at - t0;
 	f->dh = f->h;
 	f->page_size = tracecmd_page_size(f->h);
-	tracecmd_set_private(f->h, f);
 	f->tep = tracecmd_get_tep(f->h);
 	f->cpus = tracecmd_cpus(f->h);
 	if (!f->tep || f->cpus <= 0) {
