@@ -84,7 +84,7 @@ struct gpulat__qacc {
 void gpulat__qacc_init(struct gpulat__qacc *q);
 void gpulat__qacc_fini(struct gpulat__qacc *q);
 int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq);
-/* fill @s (sorts the exact values, or a copy of 32-bit ones); may be called more than once */
+/* fill @s (from a sorted copy of the exact values); may be called more than once */
 void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s);
 /* nearest-rank p-quantile of sorted @v[0..n-1]: v[ceil(p * n) - 1] */
 uint64_t gpulat__nearest_rank(const uint64_t *v, uint64_t n, double p);

@@ -155,9 +155,7 @@ static int to_hist(struct gpulat__qacc *q)
 	/*
 	 * Exact mode needs no running stddev: replay Welford over the values in
 	 * the order they came (the same operations, so the same bits, as
-	 * updating it on every add). After a summary they are sorted and the
-	 * replay goes in that order: as exact, maybe not the same last bits;
-	 * gpulat_stats only takes summaries once everything was added.
+	 * updating it on every add).
 	 */
 	q->wmean = q->wm2 = 0;
 	for (i = 0; i < q->nv; i++) {
@@ -370,16 +368,13 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 		 * A full sort rather than a selection of the four ranks: the
 		 * stddev below is a double sum whose rounding depends on the
 		 * order of its terms, and the reports print it to 17 digits,
-		 * so the ascending order is part of the output.
+		 * so the ascending order is part of the output. A sorted copy:
+		 * @q keeps its values in the order they came (to_hist()).
 		 */
-		uint64_t *v = q->v;
+		uint64_t *v = malloc(q->nv * sizeof(*v));
 
-		/* 32-bit values are sorted in a 64-bit copy; NULL: no memory */
-		if (!v) {
-			v = malloc(q->nv * sizeof(*v));
-			for (i = 0; v && i < q->nv; i++)
-				v[i] = q->v32[i];
-		}
+		for (i = 0; v && i < q->nv; i++)
+			v[i] = val(q, i);
 		if (!v) {
 			for (i = 0; i < 4; i++)
 				r[i] = GPULAT_NONE;
@@ -396,8 +391,7 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 			}
 		}
 		s->stddev = sqrt(acc / (double)q->n);
-		if (v != q->v)
-			free(v);
+		free(v);
 	}
 	s->p50 = r[0];
 	s->p90 = r[1];
