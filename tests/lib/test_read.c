@@ -348,8 +348,13 @@ static void digest_job(const struct gpulat_job *job, void *data)
 	mix(d, (uint64_t)job->status);
 }
 
-static void run_digest_env(const char *path, const char *var, const char *env,
-			   struct digest *ev, struct digest *jobs, struct gpulat_reader_counts *c)
+/* what one run saw: every event, every job, the counts */
+struct run {
+	struct digest			ev, jobs;
+	struct gpulat_reader_counts	c;
+};
+
+static void run_digest_env(const char *path, const char *var, const char *env, struct run *o)
 {
 	struct gpulat_tracker_ops ops = { .job = digest_job };
 	struct gpulat_tracker *t;
@@ -363,48 +368,50 @@ static void run_digest_env(const char *path, const char *var, const char *env,
 	r = gpulat_reader_open(&path, 1, err, sizeof(err));
 	if (!r)
 		fail_msg("%s", err);
-	memset(ev, 0, sizeof(*ev));
-	memset(jobs, 0, sizeof(*jobs));
-	t = gpulat_tracker_new(&ops, jobs);
+	memset(o, 0, sizeof(*o));
+	t = gpulat_tracker_new(&ops, &o->jobs);
 	assert_non_null(t);
-	assert_int_equal(gpulat_reader_run(r, t, digest_hook, ev, err, sizeof(err)), 0);
+	assert_int_equal(gpulat_reader_run(r, t, digest_hook, &o->ev, err, sizeof(err)), 0);
 	unsetenv(var);
-	gpulat_reader_counts(r, c);
+	gpulat_reader_counts(r, &o->c);
 	gpulat_tracker_free(t);
 	gpulat_reader_close(r);
 }
 
 /* GPULAT_REOPEN_BYTES=@env, with libtracecmd reading the CPU data */
-static void run_digest(const char *path, const char *env, struct digest *ev,
-		       struct digest *jobs, struct gpulat_reader_counts *c)
+static void run_digest(const char *path, const char *env, struct run *o)
 {
 	setenv("GPULAT_ZSTD_READER", "0", 1);
-	run_digest_env(path, "GPULAT_REOPEN_BYTES", env, ev, jobs, c);
+	run_digest_env(path, "GPULAT_REOPEN_BYTES", env, o);
 	unsetenv("GPULAT_ZSTD_READER");
+}
+
+/* @b saw exactly what @a saw: the same events, jobs, record and lost counts */
+static void assert_same_run(const struct run *a, const struct run *b)
+{
+	assert_true(a->ev.n > 0 && a->jobs.n > 0);
+	assert_int_equal(b->ev.n, a->ev.n);
+	assert_int_equal(b->ev.h, a->ev.h);
+	assert_int_equal(b->jobs.n, a->jobs.n);
+	assert_int_equal(b->jobs.h, a->jobs.h);
+	assert_int_equal(b->c.events, a->c.events);
+	assert_int_equal(b->c.lost_events, a->c.lost_events);
+	assert_int_equal(b->c.lost_gaps, a->c.lost_gaps);
 }
 
 static void check_reopen(const char *path, const char *bytes)
 {
-	struct digest e0, j0, e1, j1, e2, j2;
-	struct gpulat_reader_counts c0, c1, c2;
+	struct run r0, r1, r2;
 
-	run_digest(path, NULL, &e0, &j0, &c0);
-	run_digest(path, bytes, &e1, &j1, &c1);
-	run_digest(path, "0", &e2, &j2, &c2);
-	if (c1.reopens < 2)
+	run_digest(path, NULL, &r0);
+	run_digest(path, bytes, &r1);
+	run_digest(path, "0", &r2);
+	if (r1.c.reopens < 2)
 		fail_msg("%s: only %llu reopens with GPULAT_REOPEN_BYTES=%s", path,
-			 (unsigned long long)c1.reopens, bytes);
-	assert_int_equal(c2.reopens, 0);
-	assert_true(e0.n > 0 && j0.n > 0);
-	assert_int_equal(e1.n, e0.n);
-	assert_int_equal(e1.h, e0.h);
-	assert_int_equal(j1.n, j0.n);
-	assert_int_equal(j1.h, j0.h);
-	assert_int_equal(e2.h, e0.h);
-	assert_int_equal(j2.h, j0.h);
-	assert_int_equal(c1.events, c0.events);
-	assert_int_equal(c1.lost_events, c0.lost_events);
-	assert_int_equal(c1.lost_gaps, c0.lost_gaps);
+			 (unsigned long long)r1.c.reopens, bytes);
+	assert_int_equal(r2.c.reopens, 0);
+	assert_same_run(&r0, &r1);
+	assert_same_run(&r0, &r2);
 }
 
 static void test_reopen_same_events(void **state)
@@ -426,8 +433,7 @@ static void test_reopen_same_events(void **state)
 /* an uncompressed file: libtracecmd maps it, the reader drops what it read */
 static void test_drop_mapped_pages(void **state)
 {
-	struct digest e0, j0, e1, j1;
-	struct gpulat_reader_counts c0, c1;
+	struct run r0, r1;
 	char cmd[1024], p[512];
 
 	(void)state;
@@ -438,16 +444,14 @@ static void test_drop_mapped_pages(void **state)
 		 gen, p);
 	if (system(cmd))
 		skip();
-	run_digest(p, NULL, &e0, &j0, &c0);
+	run_digest(p, NULL, &r0);
 	/* 200 k events are some 9 MB: most of it must have been given back */
-	if (c0.dropped_bytes < (4u << 20))
-		fail_msg("%s: only %llu bytes dropped", p, (unsigned long long)c0.dropped_bytes);
-	assert_int_equal(c0.reopens, 0);
-	run_digest(p, "262144", &e1, &j1, &c1);
-	assert_true(c1.reopens > 2);
-	assert_int_equal(e1.n, e0.n);
-	assert_int_equal(e1.h, e0.h);
-	assert_int_equal(j1.h, j0.h);
+	if (r0.c.dropped_bytes < (4u << 20))
+		fail_msg("%s: only %llu bytes dropped", p, (unsigned long long)r0.c.dropped_bytes);
+	assert_int_equal(r0.c.reopens, 0);
+	run_digest(p, "262144", &r1);
+	assert_true(r1.c.reopens > 2);
+	assert_same_run(&r0, &r1);
 }
 
 /*
@@ -460,27 +464,19 @@ static void test_zstd_reader_same_events(void **state)
 		"steady.dat", "lost-events.dat", "two-gpus.dat", "deps-617.dat", "era-pre57.dat",
 		"amdgpu.dat", "signal-ooo.dat", "real/deps.dat", "real/stall.dat",
 	};
-	struct digest e0, j0, e1, j1;
-	struct gpulat_reader_counts c0, c1;
+	struct run r0, r1;
 	char p[512];
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		sample(p, sizeof(p), names[i]);
-		run_digest_env(p, "GPULAT_ZSTD_READER", "0", &e0, &j0, &c0);
-		run_digest_env(p, "GPULAT_ZSTD_READER", NULL, &e1, &j1, &c1);
-		assert_int_equal(c0.zstd_files, 0);
-		if (c1.zstd_files != 1)
+		run_digest_env(p, "GPULAT_ZSTD_READER", "0", &r0);
+		run_digest_env(p, "GPULAT_ZSTD_READER", NULL, &r1);
+		assert_int_equal(r0.c.zstd_files, 0);
+		if (r1.c.zstd_files != 1)
 			fail_msg("%s: not read by the zstd reader", p);
-		assert_true(e0.n > 0 && j0.n > 0);
-		assert_int_equal(e1.n, e0.n);
-		assert_int_equal(e1.h, e0.h);
-		assert_int_equal(j1.n, j0.n);
-		assert_int_equal(j1.h, j0.h);
-		assert_int_equal(c1.events, c0.events);
-		assert_int_equal(c1.lost_events, c0.lost_events);
-		assert_int_equal(c1.lost_gaps, c0.lost_gaps);
+		assert_same_run(&r0, &r1);
 	}
 }
 
