@@ -24,8 +24,6 @@
 #define REORDER_MAX	2048
 #define STALLS_MAX	4096	/* the longest kept; all are counted */
 #define RQ_SHIFT	64	/* an entry moves back at most this far in rq.v */
-#define MEMO_BITS	3
-#define MEMO_WAYS	(1 << MEMO_BITS)	/* interned strings kept per job field */
 
 struct tev {
 	uint64_t	t;
@@ -99,9 +97,6 @@ struct vec {
 struct gpulat_stats {
 	struct gpulat_stats_opts o;
 	struct gpulat__strtab	*strs;
-	const char		*mdev[MEMO_WAYS];	/* see sstr_memo() */
-	const char		*mring[MEMO_WAYS];
-	const char		*mcomm[MEMO_WAYS];
 	struct grp		*last[GPULAT_G__COUNT];	/* the last group of each kind */
 	struct gpulat__htab	groups[GPULAT_G__COUNT];
 	struct vec		list[GPULAT_G__COUNT];
@@ -265,29 +260,6 @@ static const char *sstr(struct gpulat_stats *s, const char *str)
 	const char *r = gpulat__strtab_intern(s->strs, str ? str : "");
 
 	return r ? r : "";
-}
-
-/*
- * sstr() for a job field with a few devices, rings or commands: @memo
- * remembers interned strings in a slot chosen by the caller's pointer (the
- * tracker passes the same pointer for the same string), and a strcmp with
- * that slot is cheaper than hashing and looking up. The strcmp keeps it
- * right whatever the pointers are.
- */
-static const char *sstr_memo(struct gpulat_stats *s, const char **memo, const char *str)
-{
-	const char **slot, *r;
-
-	if (!str)
-		return sstr(s, str);
-	slot = &memo[((uint64_t)(uintptr_t)str * 0x9e3779b97f4a7c15ULL) >> (64 - MEMO_BITS)];
-	if (*slot && !strcmp(str, *slot))
-		return *slot;
-	r = gpulat__strtab_intern(s->strs, str);
-	if (!r)
-		return "";
-	*slot = r;
-	return r;
 }
 
 /* ---- stalls --------------------------------------------------------------- */
@@ -792,9 +764,9 @@ void gpulat_stats_free(struct gpulat_stats *s)
  */
 int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
 {
-	const char *dev = sstr_memo(s, s->mdev, job->dev);
-	const char *ring = sstr_memo(s, s->mring, job->ring);
-	const char *comm = sstr_memo(s, s->mcomm, job->comm);
+	const char *dev = sstr(s, job->dev);
+	const char *ring = sstr(s, job->ring);
+	const char *comm = sstr(s, job->comm);
 	struct grp *g;
 	int ret = 0;
 

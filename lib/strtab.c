@@ -15,8 +15,16 @@ struct strent {
 	char			s[];
 };
 
+#define MEMO	64	/* gpulat__strtab_intern(): caller pointer -> interned copy */
+
+struct memo {
+	const char		*in;	/* the caller's pointer */
+	const char		*out;	/* what it interned to */
+};
+
 struct gpulat__strtab {
 	struct gpulat__htab	h;
+	struct memo		memo[MEMO];
 };
 
 /* 8 bytes at a time: ring, device and timeline names are short */
@@ -96,7 +104,24 @@ const char *gpulat__strtab_intern_len(struct gpulat__strtab *st, const char *s, 
 
 const char *gpulat__strtab_intern(struct gpulat__strtab *st, const char *s)
 {
+	struct memo *m;
+	const char *r;
+
 	if (!s)
 		return NULL;
-	return gpulat__strtab_intern_len(st, s, strlen(s));
+	/*
+	 * Callers intern the same pointer again and again (the binding's
+	 * strings carried by every event, job fields). The same pointer
+	 * holding the same bytes interns to the same string; the strcmp()
+	 * keeps this exact for any caller buffer.
+	 */
+	m = &st->memo[((uintptr_t)s >> 3) % MEMO];
+	if (m->in == s && !strcmp(s, m->out))
+		return m->out;
+	r = gpulat__strtab_intern_len(st, s, strlen(s));
+	if (r) {
+		m->in = s;
+		m->out = r;
+	}
+	return r;
 }

@@ -28,7 +28,6 @@
 #define MAX_LOST_WINDOWS	4096
 #define MAX_CTX_MAP		65536
 #define INIT_MAX_AGE_NS		10000000ULL	/* fence init -> queue event, same cpu */
-#define TSTR_CACHE		64		/* tstr(): caller pointer -> interned */
 #define FREE_JOBS_MAX		4096		/* freed jobs kept for reuse */
 #define U32(x)			((x) & 0xffffffffULL)
 /* fence key: low 32 bits of the context, and the file it came from */
@@ -108,18 +107,12 @@ struct joblist {
 	size_t		n;
 };
 
-struct tstr_ent {
-	const char	*in;		/* the caller's pointer */
-	const char	*out;		/* what it interned to */
-};
-
 struct gpulat_tracker {
 	struct gpulat_tracker_ops ops;
 	void			*data;
 	struct gpulat__strtab	*strs;
 	const char		*empty;
 	const char		*unknown;
-	struct tstr_ent		tcache[TSTR_CACHE];
 	size_t			max_open;
 	uint64_t		linger;
 	bool			signal_expected;
@@ -211,25 +204,9 @@ static void list_del(struct joblist *l, struct job *j)
 
 static const char *tstr(struct gpulat_tracker *t, const char *s)
 {
-	struct tstr_ent *e;
-	const char *r;
+	const char *r = s ? gpulat__strtab_intern(t->strs, s) : NULL;
 
-	if (!s)
-		return t->empty;
-	/*
-	 * Events carry the binding's interned strings: the same pointer again
-	 * and again. The same pointer holding the same bytes interns to the
-	 * same string; the strcmp() keeps this exact for any caller buffer.
-	 */
-	e = &t->tcache[((uintptr_t)s >> 3) % TSTR_CACHE];
-	if (e->in == s && !strcmp(s, e->out))
-		return e->out;
-	r = gpulat__strtab_intern(t->strs, s);
-	if (!r)
-		return t->empty;
-	e->in = s;
-	e->out = r;
-	return r;
+	return r ? r : t->empty;
 }
 
 static struct ring *get_ring(struct gpulat_tracker *t, const char *dev, const char *name)
