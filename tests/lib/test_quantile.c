@@ -16,23 +16,7 @@
 #include <cmocka.h>
 
 #include "gpulat.h"
-
-static uint64_t rng_state = 88172645463325252ULL;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
+#include "test-util.h"
 
 static void job_with_total(struct gpulat_job *j, uint64_t seq, uint64_t total)
 {

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "gpulat.h"
+#include "test-util.h"
 
 #define NONE	GPULAT_NONE
 
@@ -174,23 +175,6 @@ static void test_worst_top_n_and_depwaits(void **state)
 	assert_int_equal(dw->total_ns, 0 + 50 + 33 + 50 + 50);
 	assert_int_equal(dw->max_ns, 50);
 	gpulat_stats_free(s);
-}
-
-static uint64_t rng_state = 88172645463325252ULL;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* depth events: t * 2 + 1 for a queue, t * 2 for a done (done first at equal t) */
@@ -401,13 +385,6 @@ static void test_streaming(void **state)
 }
 
 /* amdgpu events alone: cs = queue, sched_run_job = run, finished signal = done */
-static int cmp_desc(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x < y) - (x > y);
-}
-
 /*
  * More stalls than are kept: every one is counted, the longest are kept (in
  * time order), checked against all gaps computed here from the schedule.
@@ -446,7 +423,7 @@ static void test_stalls_longest_kept(void **state)
 	assert_int_equal(gpulat_stats_stalls_total(s), n);
 	kept = gpulat_stats_nstalls(s);
 	assert_true(kept > 0 && kept < n);
-	qsort(gaps, n, sizeof(*gaps), cmp_desc);
+	qsort(gaps, n, sizeof(*gaps), cmp_u64_desc);
 	cut = gaps[kept - 1];
 	for (i = 0; i < n; i++)
 		above += gaps[i] > cut;
