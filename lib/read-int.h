@@ -10,23 +10,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include <trace-cmd/trace-cmd.h>
-
 #include "gpulat-int.h"
+#include "gpulat-tracecmd.h"
 #include "gpulat-read.h"
-
-/*
- * Exported by libtracecmd (1.0 to 1.5) but declared only in its private
- * header; the signatures are those of lib/trace-cmd/trace-input.c.
- */
-int tracecmd_cpus(struct tracecmd_input *handle);
-int tracecmd_page_size(struct tracecmd_input *handle);
-struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
-int tracecmd_set_cursor(struct tracecmd_input *handle, int cpu, unsigned long long offset);
-int tracecmd_long_size(struct tracecmd_input *handle);
-int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
-				     const char **version);
-size_t tracecmd_get_options_offset(struct tracecmd_input *handle);
 
 /*
  * Ring-buffer bytes read through one libtracecmd handle before it is

@@ -37,30 +37,13 @@
 
 #include "gpulat.h"
 #include "gpulat-diag.h"
+#include "gpulat-tracecmd.h"
 #include "gpu-latency.h"
 
 #define W_PAGES_MAX	4096		/* raw pages kept per CPU for --save-dir */
 #define W_TICK_NS	100000000ULL	/* read every 100 ms */
 #define W_BUFFER_KB	4096		/* instance buffer per CPU */
 
-/* libtracecmd's output API: exported, declared only in trace-cmd's private header */
-struct tracecmd_output;
-struct tracecmd_event_list {
-	struct tracecmd_event_list	*next;
-	const char			*glob;
-};
-struct tracecmd_output *tracecmd_output_create(const char *output_file);
-int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
-int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
-int tracecmd_output_set_trace_dir(struct tracecmd_output *handle, const char *tracing_dir);
-int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
-int tracecmd_output_write_headers(struct tracecmd_output *handle,
-				  struct tracecmd_event_list *list);
-int tracecmd_write_cmdlines(struct tracecmd_output *handle);
-int tracecmd_append_cpu_data(struct tracecmd_output *handle, int cpus,
-			     char * const *cpu_data_files);
-void tracecmd_output_close(struct tracecmd_output *handle);
-void tracecmd_set_quiet(struct tracecmd_output *handle, _Bool set_quiet);
 
 static volatile sig_atomic_t w_stop;
 

@@ -2,8 +2,8 @@
 /*
  * Write the trace.dat file with libtracecmd's output API, the same code path
  * `trace-cmd record` and `trace-cmd restore` use. These functions are exported
- * by libtracecmd.so.1 but declared only in trace-cmd's private header, so the
- * prototypes (libtracecmd 1.3.x) are declared here.
+ * by libtracecmd.so.1 but declared only in trace-cmd's private header; the
+ * prototypes are in lib/include/gpulat-tracecmd.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,30 +12,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "gen.h"
-
-struct tracecmd_output;
-
-/* event globs to copy formats for; "all" = every events/SYS/EVENT/format */
-struct tracecmd_event_list {
-	struct tracecmd_event_list	*next;
-	const char			*glob;
-};
-
-struct tracecmd_output *tracecmd_output_create(const char *output_file);
-int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
-int tracecmd_output_set_compression(struct tracecmd_output *handle,
-				    const char *compression);
-int tracecmd_output_set_trace_dir(struct tracecmd_output *handle,
-				  const char *tracing_dir);
-int tracecmd_output_set_kallsyms(struct tracecmd_output *handle,
-				 const char *kallsyms);
-int tracecmd_output_write_headers(struct tracecmd_output *handle,
-				  struct tracecmd_event_list *list);
-int tracecmd_write_cmdlines(struct tracecmd_output *handle);
-int tracecmd_append_cpu_data(struct tracecmd_output *handle,
-			     int cpus, char * const *cpu_data_files);
-void tracecmd_output_close(struct tracecmd_output *handle);
-void tracecmd_set_quiet(struct tracecmd_output *handle, _Bool set_quiet);
+#include "gpulat-tracecmd.h"
 
 /*
  * libtracecmd 1.3.1 never frees the path given to tracecmd_output_set_kallsyms():
