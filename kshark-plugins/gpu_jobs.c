@@ -26,6 +26,8 @@
 #include "libkshark-plugin.h"
 #include "libkshark-tepdata.h"
 
+#include "gpulat-tracecmd.h"
+
 #include "gpu_jobs.h"
 #include "gpu_rings.h"
 
@@ -139,16 +141,15 @@ static void gpujob_free_blocks(struct plugin_gpujob_ctx *ctx)
 	}
 }
 
-/* A stable copy of @size bytes of payload. */
+/* A stable copy of @size bytes of payload (the block space is rounded up, the copy not). */
 static void *gpujob_copy(struct plugin_gpujob_ctx *ctx, const void *data, size_t size)
 {
 	struct gpujob_block *b = ctx->blocks;
-	size_t cap;
+	size_t cap, room = (size + 7) & ~(size_t)7;
 	void *p;
 
-	size = (size + 7) & ~(size_t)7;
-	if (!b || b->cap - b->used < size) {
-		cap = size > GPUJOB_BLOCK_SIZE ? size : GPUJOB_BLOCK_SIZE;
+	if (!b || b->cap - b->used < room) {
+		cap = room > GPUJOB_BLOCK_SIZE ? room : GPUJOB_BLOCK_SIZE;
 		b = malloc(sizeof(*b) + cap);
 		if (!b)
 			return NULL;
@@ -159,15 +160,35 @@ static void *gpujob_copy(struct plugin_gpujob_ctx *ctx, const void *data, size_t
 	}
 	p = b->data + b->used;
 	memcpy(p, data, size);
-	b->used += size;
+	b->used += room;
 	return p;
+}
+
+/*
+ * The payload bytes @rec can hold: its data lies in one ring-buffer page of
+ * the file (libtracecmd's page buffer or file mapping), after the 4-byte
+ * event header at rec->offset, so it cannot reach past that page. A damaged
+ * length field (kbuffer takes it as is) gives rec->size up to 4 GB.
+ * Return: 0 when @rec's size does not fit its page.
+ */
+static size_t gpujob_record_bytes(const struct plugin_gpujob_ctx *ctx, const struct tep_record *rec)
+{
+	size_t in_page, room;
+
+	if (rec->size <= 0)
+		return 0;
+	if (ctx->page_size <= 0)
+		return (size_t)rec->size <= 4096 - 4 ? (size_t)rec->size : 0;
+	in_page = (size_t)(rec->offset & (unsigned long long)(ctx->page_size - 1));
+	room = (size_t)ctx->page_size > in_page + 4 ? (size_t)ctx->page_size - in_page - 4 : 0;
+	return (size_t)rec->size <= room ? (size_t)rec->size : 0;
 }
 
 static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *entry,
 			   const struct tep_record *rec)
 {
 	struct gpujob_raw *tmp, *r;
-	size_t cap;
+	size_t cap, size;
 
 	/*
 	 * Records arriving after the second pass mean KernelShark reloads the data without
@@ -177,6 +198,7 @@ static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *e
 		gpujob_free_results(ctx);
 		gpujob_free_blocks(ctx);
 		ctx->n_ents = 0;
+		ctx->n_damaged = 0;
 		ctx->collect_failed = false;
 	}
 	if (ctx->collect_failed)
@@ -194,11 +216,17 @@ static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *e
 	r->entry = entry;
 	r->data = NULL;
 	r->size = 0;
-	if (rec && rec->data && rec->size > 0) {
-		r->data = gpujob_copy(ctx, rec->data, rec->size);
-		if (!r->data)
-			goto fail;
-		r->size = rec->size;
+	if (rec && rec->data && rec->size != 0) {
+		size = gpujob_record_bytes(ctx, rec);
+		if (!size) {
+			/* longer than its page: damaged, kept as an entry without payload */
+			ctx->n_damaged++;
+		} else {
+			r->data = gpujob_copy(ctx, rec->data, size);
+			if (!r->data)
+				goto fail;
+			r->size = (int)size;
+		}
 	}
 	ctx->n_ents++;
 	return;
@@ -898,6 +926,13 @@ int plugin_gpujob_link(struct plugin_gpujob_ctx *ctx)
 		goto fail;
 
 	ctx->last_ts = 0;
+	if (ctx->n_damaged) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "%zu damaged records skipped (longer than their "
+			 "ring-buffer page)", ctx->n_damaged);
+		gpujob_warn(msg, ctx);
+	}
 	if (gpujob_decode_all(ctx) < 0) {
 		ctx->link_failed = true;
 		return -ENOMEM;
@@ -1116,6 +1151,9 @@ GPUJOB_EXPORT int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stre
 	ctx->binding = gpulat_binding_new(kshark_get_tep(stream));
 	if (!ctx->binding)
 		goto fail;
+	/* records are bounded by the page they come from (gpujob_record_bytes) */
+	if (kshark_get_tep_input(stream))
+		ctx->page_size = tracecmd_page_size(kshark_get_tep_input(stream));
 	gpulat_binding_set_warn(ctx->binding, gpujob_warn, ctx);
 
 	/* A trace without GPU scheduler events: nothing to do, like upstream plugins. */
