@@ -32,6 +32,8 @@ enum fam {
 	FAM_SWITCH,
 	FAM_WAKING,
 	FAM_CPUFREQ,
+	FAM_VBLANK,		/* drm_vblank_event */
+	FAM_VBLANK_FILE,	/* drm_vblank_event_queued / _delivered */
 };
 
 /*
@@ -79,7 +81,11 @@ enum fam {
 	X("irq",	   "softirq_exit",		 GPULAT_EV_SOFTIRQ_EXIT,  FAM_SOFTIRQ)	\
 	X("sched",	   "sched_switch",		 GPULAT_EV_SCHED_SWITCH,  FAM_SWITCH)	\
 	X("sched",	   "sched_waking",		 GPULAT_EV_SCHED_WAKING,  FAM_WAKING)	\
-	X("power",	   "cpu_frequency",		 GPULAT_EV_CPU_FREQ,	  FAM_CPUFREQ)
+	X("power",	   "cpu_frequency",		 GPULAT_EV_CPU_FREQ,	  FAM_CPUFREQ)	\
+	/* display: the drm core's vblank events */				\
+	X("drm",	   "drm_vblank_event",		 GPULAT_EV_VBLANK,	     FAM_VBLANK)	\
+	X("drm",	   "drm_vblank_event_queued",	 GPULAT_EV_VBLANK_QUEUED,    FAM_VBLANK_FILE) \
+	X("drm",	   "drm_vblank_event_delivered", GPULAT_EV_VBLANK_DELIVERED, FAM_VBLANK_FILE)
 
 struct evdef {
 	const char	*system;
@@ -114,6 +120,11 @@ enum slot {
 	S_PREV_STATE,
 	S_VALUE,
 	S_CPUID,
+	S_CRTC,
+	S_VBL_SEQ,
+	S_VBL_TIME,
+	S_VBL_HIGH_PREC,
+	S_VBL_FILE,
 	S__COUNT,
 };
 
@@ -179,6 +190,16 @@ static const struct famspec famspecs[] = {
 			  { S_CPUID, "target_cpu", NULL, false }),
 	[FAM_CPUFREQ] = FS({ S_VALUE, "state", NULL, true },
 			   { S_CPUID, "cpu_id", NULL, true }),
+	/* `time` and `high_prec` exist since 4.15 ("crtc=%d, seq=%u, time=%lld,
+	 * high-prec=%s"); older kernels trace crtc and seq only */
+	[FAM_VBLANK] = FS({ S_CRTC, "crtc", NULL, true },
+			  { S_VBL_SEQ, "seq", NULL, true },
+			  { S_VBL_TIME, "time", NULL, false },
+			  { S_VBL_HIGH_PREC, "high_prec", NULL, false }),
+	/* "file=%p, crtc=%d, seq=%u"; the oldest kernels traced `pid_t pid` */
+	[FAM_VBLANK_FILE] = FS({ S_CRTC, "crtc", NULL, true },
+			       { S_VBL_SEQ, "seq", NULL, true },
+			       { S_VBL_FILE, "file", "pid", false }),
 };
 
 #undef FS
@@ -244,7 +265,7 @@ struct gpulat_binding {
 	bool			idx_partial;
 	bool			swap;		/* file endianness differs from the host */
 	bool			ct_u16;		/* common_type: unsigned, 2 bytes, offset >= 0 */
-	unsigned int		has;		/* 1 << kind */
+	uint64_t		has;		/* 1 << kind */
 	enum gpulat_era		era;
 	unsigned int		problems;
 	struct tep_format_field	*common_pid;
@@ -353,7 +374,7 @@ static int search(const struct gpulat_binding *b, int id)
 
 static bool is_context(const struct bound *bd)
 {
-	return bd->def->kind >= GPULAT_EV_IRQ_ENTRY;
+	return bd->def->kind >= GPULAT_EV_IRQ_ENTRY && bd->def->kind <= GPULAT_EV_CPU_FREQ;
 }
 
 /* (re)build the id -> bound table; on ENOMEM every lookup searches */
@@ -475,7 +496,7 @@ struct gpulat_binding *gpulat_binding_new(struct tep_handle *tep)
 			b->common_pid = tep_find_common_field(ev, "common_pid");
 			b->common_flags = tep_find_common_field(ev, "common_flags");
 		}
-		b->has |= 1u << evdefs[i].kind;
+		b->has |= 1ull << evdefs[i].kind;
 		b->nev++;
 	}
 	qsort(b->ev, b->nev, sizeof(*b->ev), cmp_bound);
@@ -556,7 +577,7 @@ bool gpulat_binding_has(const struct gpulat_binding *b, enum gpulat_kind kind)
 {
 	if ((unsigned int)kind >= GPULAT_EV__COUNT)
 		return false;
-	return b->has & (1u << kind);
+	return b->has & (1ull << kind);
 }
 
 /**
@@ -1004,6 +1025,31 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 		    read_num(b, bd->f[S_CPUID], rec, &v))
 			return damaged(b, bd);
 		ev->irq = (int)v;
+		break;
+	case FAM_VBLANK:
+	case FAM_VBLANK_FILE:
+		if (read_num(b, bd->f[S_CRTC], rec, &v))
+			return damaged(b, bd);
+		ev->crtc = (int)v;
+		if (read_num(b, bd->f[S_VBL_SEQ], rec, &v))
+			return damaged(b, bd);
+		ev->vbl_seq = (uint32_t)v;
+		r = opt_num(b, bd, S_VBL_TIME, rec, &v);
+		if (r < 0)
+			return damaged(b, bd);
+		if (r > 0) {
+			ev->vbl_time = (int64_t)v;
+			ev->flags |= GPULAT_EVF_VBL_TIME;
+		}
+		if (opt_num(b, bd, S_VBL_HIGH_PREC, rec, &v) > 0 && v)
+			ev->flags |= GPULAT_EVF_VBL_HIGH_PREC;
+		r = opt_num(b, bd, S_VBL_FILE, rec, &ev->vbl_file);
+		if (r < 0)
+			return damaged(b, bd);
+		if (r > 0)
+			ev->flags |= GPULAT_EVF_VBL_FILE;
+		if (bd->def->fam == FAM_VBLANK_FILE)
+			ev->comm = comm_of(b, ev->pid);
 		break;
 	}
 

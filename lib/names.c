@@ -47,6 +47,9 @@ static const char * const kind_names[GPULAT_EV__COUNT] = {
 	[GPULAT_EV_SCHED_SWITCH]	= "sched_switch",
 	[GPULAT_EV_SCHED_WAKING]	= "sched_waking",
 	[GPULAT_EV_CPU_FREQ]		= "cpu_frequency",
+	[GPULAT_EV_VBLANK]		= "drm_vblank_event",
+	[GPULAT_EV_VBLANK_QUEUED]	= "drm_vblank_event_queued",
+	[GPULAT_EV_VBLANK_DELIVERED]	= "drm_vblank_event_delivered",
 };
 
 /**

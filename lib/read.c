@@ -551,6 +551,19 @@ struct gpulat_binding *gpulat_reader_binding(const struct gpulat_reader *r, int 
  *
  * Return: the path, NULL for a bad index.
  */
+/*
+ * The clock the records' timestamps come from ("local", "global", "mono",
+ * "boot", ...), as trace-cmd recorded it; NULL when the file does not say.
+ * Frames analysis: drm_vblank_event `time` is CLOCK_MONOTONIC, comparable
+ * with the record timestamps only when this is "mono".
+ */
+const char *gpulat_reader_trace_clock(const struct gpulat_reader *r, int file)
+{
+	if (file < 0 || file >= r->n || !r->f[file].h)
+		return NULL;
+	return tracecmd_get_trace_clock(r->f[file].h);
+}
+
 const char *gpulat_reader_path(const struct gpulat_reader *r, int file)
 {
 	if (file < 0 || file >= r->n)

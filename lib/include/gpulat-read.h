@@ -105,6 +105,8 @@ int gpulat_reader_cpu_base(const struct gpulat_reader *r, int file);
 struct tep_handle *gpulat_reader_tep(const struct gpulat_reader *r, int file);
 struct gpulat_binding *gpulat_reader_binding(const struct gpulat_reader *r, int file);
 const char *gpulat_reader_path(const struct gpulat_reader *r, int file);
+/* "local", "mono", ... as recorded; NULL when unknown */
+const char *gpulat_reader_trace_clock(const struct gpulat_reader *r, int file);
 
 #ifdef __cplusplus
 }

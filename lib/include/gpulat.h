@@ -75,6 +75,11 @@ enum gpulat_kind {
 	GPULAT_EV_SCHED_SWITCH,
 	GPULAT_EV_SCHED_WAKING,
 	GPULAT_EV_CPU_FREQ,	/* power:cpu_frequency */
+	/* display (drm core, drivers/gpu/drm/drm_trace.h); not context events:
+	 * decoded even when gpulat_binding_set_context(b, false) */
+	GPULAT_EV_VBLANK,		/* drm:drm_vblank_event */
+	GPULAT_EV_VBLANK_QUEUED,	/* drm:drm_vblank_event_queued */
+	GPULAT_EV_VBLANK_DELIVERED,	/* drm:drm_vblank_event_delivered */
 	GPULAT_EV__COUNT,
 };
 
@@ -93,6 +98,11 @@ enum {
 	GPULAT_EVF_HARDIRQ	= 1 << 8,	/* common_flags: in hard IRQ */
 	GPULAT_EVF_SOFTIRQ	= 1 << 9,
 	GPULAT_EVF_RING_PTR	= 1 << 10,	/* ring is "0x..." of a const char * */
+	/* display events (bits kept apart from the GPU ones above) */
+	GPULAT_EVF_VBL_TIME	= 1 << 20,	/* vbl_time: drm_vblank_event `time` */
+	GPULAT_EVF_VBL_HIGH_PREC = 1 << 21,	/* high_prec was true */
+	GPULAT_EVF_VBL_FILE	= 1 << 22,	/* vbl_file: the client (struct drm_file *;
+						 * the oldest kernels' `pid` field) */
 };
 
 /**
@@ -133,6 +143,17 @@ struct gpulat_event {
 	/* several traces merged (gpulat_reader): index of the file, 0 otherwise.
 	 * Jobs never link across files (keys include it). */
 	int		file;
+	/*
+	 * display events (GPULAT_EV_VBLANK*): @crtc is the pipe index, @vbl_seq
+	 * the 32-bit vblank count (the requested one for _queued, the one sent
+	 * for _delivered), @vbl_time the hardware vblank time in ns of
+	 * CLOCK_MONOTONIC (drm_vblank_event `time`, 4.15+; GPULAT_EVF_VBL_TIME),
+	 * @vbl_file the struct drm_file pointer of the client.
+	 */
+	int		crtc;
+	uint32_t	vbl_seq;
+	int64_t		vbl_time;
+	uint64_t	vbl_file;
 };
 
 /* ------------------------------------------------------------------------ */

@@ -443,6 +443,100 @@ static void test_context_events(void **state)
 	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 
+/*
+ * drm vblank events (data/formats/derived/drm, from drm_trace.h): decoded by
+ * field name, still decoded with the context events off, and the pre-4.15
+ * layout without `time` falls back to no GPULAT_EVF_VBL_TIME.
+ */
+static void test_vblank_events(void **state)
+{
+	static const char old_fmt[] =
+		"name: drm_vblank_event\nID: 1610\nformat:\n" COMMON_FIELDS
+		"\tfield:int crtc;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:unsigned int seq;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"crtc=%d, seq=%u\", REC->crtc, REC->seq\n";
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct warns w = { 0 };
+	struct rb r;
+
+	(void)state;
+	load(tep, "derived/drm", "drm", "drm_vblank_event");
+	load(tep, "derived/drm", "drm", "drm_vblank_event_queued");
+	load(tep, "derived/drm", "drm", "drm_vblank_event_delivered");
+	tep_register_comm(tep, "kmscube", 777);
+	b = gpulat_binding_new(tep);
+	assert_non_null(b);
+	gpulat_binding_set_warn(b, on_warn, &w);
+	assert_int_equal(w.n, 0);
+	assert_int_equal(gpulat_binding_era(b), GPULAT_ERA_NONE);
+	assert_true(gpulat_binding_has(b, GPULAT_EV_VBLANK));
+	assert_true(gpulat_binding_has(b, GPULAT_EV_VBLANK_QUEUED));
+	assert_true(gpulat_binding_has(b, GPULAT_EV_VBLANK_DELIVERED));
+	assert_string_equal(gpulat_kind_name(GPULAT_EV_VBLANK), "drm_vblank_event");
+	gpulat_binding_set_context(b, false);
+
+	rb_init(&r, 1600, 0, 25);
+	rb_u32(&r, 8, 1);
+	rb_u32(&r, 12, 0xfffffffeu);
+	rb_u64(&r, 16, 5000123456ULL);
+	r.buf[24] = 1;
+	assert_int_equal(decode(b, &r, 5000400000ULL, 0, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_VBLANK);
+	assert_int_equal(ev.crtc, 1);
+	assert_int_equal(ev.vbl_seq, 0xfffffffeu);
+	assert_int_equal(ev.vbl_time, 5000123456LL);
+	assert_int_equal(ev.ts, 5000400000ULL);
+	assert_true(ev.flags & GPULAT_EVF_VBL_TIME);
+	assert_true(ev.flags & GPULAT_EVF_VBL_HIGH_PREC);
+	assert_true(ev.flags & GPULAT_EVF_HARDIRQ);
+	r.buf[24] = 0;
+	assert_int_equal(decode(b, &r, 5000400000ULL, 0, &ev), 1);
+	assert_false(ev.flags & GPULAT_EVF_VBL_HIGH_PREC);
+	/* short record: damaged, not a wrong number */
+	r.len = 20;
+	assert_int_equal(decode(b, &r, 1, 0, &ev), -1);
+	assert_int_equal(w.n, 1);
+
+	rb_init(&r, 1601, 777, 24);
+	rb_u64(&r, 8, 0xffff888012345600ULL);
+	rb_u32(&r, 16, 0);
+	rb_u32(&r, 20, 42);
+	assert_int_equal(decode(b, &r, 6000, 1, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_VBLANK_QUEUED);
+	assert_int_equal(ev.vbl_file, 0xffff888012345600ULL);
+	assert_int_equal(ev.crtc, 0);
+	assert_int_equal(ev.vbl_seq, 42);
+	assert_int_equal(ev.pid, 777);
+	assert_string_equal(ev.comm, "kmscube");
+	assert_true(ev.flags & GPULAT_EVF_VBL_FILE);
+	assert_false(ev.flags & GPULAT_EVF_VBL_TIME);
+	rb_init(&r, 1602, 0, 24);
+	rb_u64(&r, 8, 0xffff888012345600ULL);
+	rb_u32(&r, 16, 0);
+	rb_u32(&r, 20, 43);
+	assert_int_equal(decode(b, &r, 7000, 0, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_VBLANK_DELIVERED);
+	assert_int_equal(ev.vbl_seq, 43);
+	gpulat_binding_free(b);
+	tep_free(tep);
+
+	/* 4.14 and older: no time, no high_prec */
+	tep = new_tep();
+	assert_int_equal(tep_parse_event(tep, old_fmt, sizeof(old_fmt) - 1, "drm"), 0);
+	b = gpulat_binding_new(tep);
+	assert_true(gpulat_binding_has(b, GPULAT_EV_VBLANK));
+	rb_init(&r, 1610, 0, 16);
+	rb_u32(&r, 8, 0);
+	rb_u32(&r, 12, 9);
+	assert_int_equal(decode(b, &r, 100, 0, &ev), 1);
+	assert_int_equal(ev.vbl_seq, 9);
+	assert_false(ev.flags & GPULAT_EVF_VBL_TIME);
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
 /* amdgpu_sched_run_job in its three layouts (kernel-events.md 3.3) */
 static void test_amdgpu_layouts(void **state)
 {
@@ -786,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_missing_field),
 		cmocka_unit_test(test_name_pointer),
 		cmocka_unit_test(test_context_events),
+		cmocka_unit_test(test_vblank_events),
 		cmocka_unit_test(test_amdgpu_layouts),
 		cmocka_unit_test(test_string_cache),
 		cmocka_unit_test(test_big_endian),
