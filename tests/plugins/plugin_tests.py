@@ -20,7 +20,6 @@ plugin under test (the `loadpath` check proves it).
 Exit status 0 = pass, 1 = fail, 77 = skipped (ctest SKIP_RETURN_CODE).
 """
 import argparse
-import gzip
 import json
 import os
 import re
@@ -180,16 +179,15 @@ def cmd_golden(a):
     out, _ = report(a.plugin_dir, [a.trace], opts=opts)
     out = gpu_lines(out)
     if a.update:
-        # gzip without a timestamp: the same output gives the same bytes
-        with open(a.golden, "wb") as raw, \
-                gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as f:
-            f.write(out.encode())
+        # plain text, so a change to the spec reads as a diff
+        with open(a.golden, "w", encoding="utf-8", newline="") as f:
+            f.write(out)
         print("wrote " + a.golden)
         return 0
     if not os.path.exists(a.golden):
         fail("no golden file %s (run tests/plugins/update-golden)" % a.golden)
         return finish("golden")
-    with gzip.open(a.golden, "rt") as f:
+    with open(a.golden, encoding="utf-8", newline="") as f:
         want = f.read()
     if out != want:
         wl, ol = want.splitlines(), out.splitlines()
