@@ -16,6 +16,16 @@
  * that is not this program (compared by realpath) and not another front
  * already passed through: each front adds its realpath to GST_TRACE_CMD_FRONTS
  * before it execs the next candidate, so two fronts on PATH never loop.
+ *
+ * Nothing of the install location is compiled in: the install prefix is found
+ * from this program's own path (/proc/self/exe) and the install layout relative
+ * to the prefix (GST_FRONT_REL_DIR or GST_BIN_REL_DIR), so a relocated install
+ * (`cmake --install --prefix`, DESTDIR, an extracted .deb) runs its own tools.
+ * Before any exec the front puts this install's libtraceevent plugin directory
+ * on TRACEEVENT_PLUGIN_DIR when the variable is unset and the directory is not
+ * one libtraceevent searches anyway (it would load the plugin twice). A word
+ * this project installs (GST_OWN_WORDS) that is not found is an error, never a
+ * silent fall-through to the real trace-cmd.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,11 +36,27 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef GST_TOOLS_DIR
-#define GST_TOOLS_DIR		"/usr/local/bin"
+/* all relative to the install prefix (the build passes GNUInstallDirs' values) */
+#ifndef GST_FRONT_REL_DIR
+#define GST_FRONT_REL_DIR	"libexec/gpu-sched-trace/bin"
+#endif
+#ifndef GST_BIN_REL_DIR
+#define GST_BIN_REL_DIR		"bin"
+#endif
+/* may be absolute (-DGST_TEP_PLUGIN_DIR=/abs): then used as it is */
+#ifndef GST_TEP_REL_DIR
+#define GST_TEP_REL_DIR		"lib/x86_64-linux-gnu/traceevent/plugins"
+#endif
+/* libtraceevent's own directory (its libdir + /traceevent/plugins, libtraceevent 1.7) */
+#ifndef GST_TEP_SYSTEM_DIR
+#define GST_TEP_SYSTEM_DIR	"/usr/lib/x86_64-linux-gnu/traceevent/plugins"
 #endif
 #ifndef GST_REAL_TRACE_CMD
 #define GST_REAL_TRACE_CMD	"/usr/bin/trace-cmd"
+#endif
+/* subcommands this project installs, ':'-separated */
+#ifndef GST_OWN_WORDS
+#define GST_OWN_WORDS		"gpu-latency"
 #endif
 
 #define FRONT_ENV	"GST_TRACE_CMD_FRONTS"
@@ -39,6 +65,7 @@
 struct front {
 	char	self[PATH_MAX];		/* realpath of this program */
 	char	selfdir[PATH_MAX];
+	char	prefix[PATH_MAX];	/* this install's prefix, "" outside an install */
 	char	*visited;		/* FRONT_ENV: fronts already passed through */
 };
 
@@ -75,7 +102,7 @@ static bool try_dir(const char *dir, size_t dlen, const char *name, char *out, s
 	return n > 0 && (size_t)n < len && is_exec(out);
 }
 
-/* trace-cmd-WORD next to this program, in the tools dir, or on PATH */
+/* trace-cmd-WORD next to this program, in this install's bindir, or on PATH */
 static bool find_subcommand(const struct front *f, const char *word, char *out, size_t len)
 {
 	const char *path = getenv("PATH");
@@ -88,8 +115,14 @@ static bool find_subcommand(const struct front *f, const char *word, char *out, 
 		return false;
 	if (*f->selfdir && try_dir(f->selfdir, strlen(f->selfdir), name, out, len))
 		return true;
-	if (try_dir(GST_TOOLS_DIR, strlen(GST_TOOLS_DIR), name, out, len))
-		return true;
+	if (*f->prefix) {
+		char bindir[PATH_MAX];
+
+		n = snprintf(bindir, sizeof(bindir), "%s/%s", f->prefix, GST_BIN_REL_DIR);
+		if (n > 0 && (size_t)n < sizeof(bindir) &&
+		    try_dir(bindir, (size_t)n, name, out, len))
+			return true;
+	}
 	for (p = path; p && *p; ) {
 		const char *end = strchrnul(p, ':');
 
@@ -180,6 +213,84 @@ static int mark_visited(struct front *f)
 	return 0;
 }
 
+/* @dir ends with "/" @rel: cut it off (the rest is the prefix) */
+static bool strip_rel(char *dir, const char *rel)
+{
+	size_t dl = strlen(dir), rl = strlen(rel);
+
+	if (!rl || rl >= dl || strcmp(dir + dl - rl, rel) || dir[dl - rl - 1] != '/')
+		return false;
+	dir[dl - rl - 1] = '\0';
+	if (!*dir)
+		snprintf(dir, PATH_MAX, "/");
+	return true;
+}
+
+/* the prefix of the install this front belongs to: libexec copy, then bindir copy */
+static void find_prefix(struct front *f)
+{
+	snprintf(f->prefix, sizeof(f->prefix), "%s", f->selfdir);
+	if (strip_rel(f->prefix, GST_FRONT_REL_DIR))
+		return;
+	snprintf(f->prefix, sizeof(f->prefix), "%s", f->selfdir);
+	if (strip_rel(f->prefix, GST_BIN_REL_DIR))
+		return;
+	f->prefix[0] = '\0';	/* not installed (the build tree) */
+}
+
+static bool same_dir(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+/*
+ * TRACEEVENT_PLUGIN_DIR = this install's plugin directory, unless the user set
+ * it or libtraceevent searches that directory anyway (its own directory and
+ * ~/.local/lib/traceevent/plugins, libtraceevent 1.7): loading the same plugin
+ * from two directories registers it twice.
+ */
+static void set_plugin_dir(const struct front *f)
+{
+	char dir[PATH_MAX], real[PATH_MAX], user[PATH_MAX];
+	const char *home = getenv("HOME");
+	int n;
+
+	if (getenv("TRACEEVENT_PLUGIN_DIR") || !*f->prefix)
+		return;
+	if (GST_TEP_REL_DIR[0] == '/')
+		n = snprintf(dir, sizeof(dir), "%s", GST_TEP_REL_DIR);
+	else
+		n = snprintf(dir, sizeof(dir), "%s/%s", f->prefix, GST_TEP_REL_DIR);
+	if (n < 0 || (size_t)n >= sizeof(dir) || !realpath(dir, real))
+		return;
+	if (same_dir(real, GST_TEP_SYSTEM_DIR))
+		return;
+	if (home) {
+		n = snprintf(user, sizeof(user), "%s/.local/lib/traceevent/plugins", home);
+		if (n > 0 && (size_t)n < sizeof(user) && same_dir(real, user))
+			return;
+	}
+	setenv("TRACEEVENT_PLUGIN_DIR", real, 1);
+}
+
+/* one of the subcommands this project installs */
+static bool own_word(const char *word)
+{
+	const char *p = GST_OWN_WORDS;
+	size_t len = strlen(word);
+
+	while (*p) {
+		const char *end = strchrnul(p, ':');
+
+		if ((size_t)(end - p) == len && !strncmp(p, word, len))
+			return true;
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
 static void run_subcommand(const char *prog, const char *word, int argc, char **argv,
 			   bool help)
 {
@@ -215,12 +326,20 @@ int main(int argc, char **argv)
 	else
 		f.selfdir[0] = '\0';
 	f.visited = getenv(FRONT_ENV);
+	find_prefix(&f);
+	set_plugin_dir(&f);
 
 	if (argc >= 2 && plain_word(argv[1]) && find_subcommand(&f, argv[1], prog, sizeof(prog)))
 		run_subcommand(prog, argv[1], argc, argv, false);
 	if (argc >= 3 && !strcmp(argv[1], "help") && plain_word(argv[2]) &&
 	    find_subcommand(&f, argv[2], prog, sizeof(prog)))
 		run_subcommand(prog, argv[2], argc, argv, true);
+	if (argc >= 2 && own_word(argv[1])) {
+		fprintf(stderr, "trace-cmd: trace-cmd-%s not found next to %s%s%s%s or on PATH "
+			"(a broken install of gpu-sched-trace?)\n", argv[1], f.selfdir,
+			*f.prefix ? ", in " : "", f.prefix, *f.prefix ? "/" GST_BIN_REL_DIR : "");
+		return 127;
+	}
 
 	if (count_visited(f.visited) >= FRONT_MAX) {
 		fprintf(stderr, "trace-cmd: too many trace-cmd fronts on PATH (%s=%s)\n",

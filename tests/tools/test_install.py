@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1
-"""`cmake --install` gives a working `trace-cmd gpu-latency`: the tool in bin/,
-the front in libexec/gpu-sched-trace/bin/ (and bin/ for a non-/usr prefix),
-the man page in share/man/man1/.
+"""`cmake --install --prefix P` gives a working `trace-cmd gpu-latency`: the tool in
+bin/, the front in libexec/gpu-sched-trace/bin/ (and bin/ for a non-/usr prefix),
+the man page in share/man/man1/. Installed with DESTDIR=WORKDIR/root and a prefix
+other than the configured one: every file must land under WORKDIR/root/P (nothing
+in the real /usr/local or /opt), and the front must find the tool from its own
+location.
 
 usage: test_install.py CMAKE BUILD_DIR WORKDIR TRACE
 """
@@ -17,13 +20,26 @@ def main():
         sys.exit(__doc__)
     cmake, build, work, trace = sys.argv[1:]
     shutil.rmtree(work, ignore_errors=True)
-    prefix = os.path.join(work, "prefix")
-    p = subprocess.run([cmake, "--install", build, "--prefix", prefix],
-                       capture_output=True, text=True)
+    root = os.path.join(work, "root")
+    final = "/opt/gpu-sched-trace-test"     # the prefix as installed; DESTDIR puts it in root
+    prefix = root + final
+    p = subprocess.run([cmake, "--install", build, "--prefix", final],
+                       capture_output=True, text=True, env=dict(os.environ, DESTDIR=root))
     if p.returncode != 0:
         print(p.stdout[-2000:], p.stderr[-2000:])
         return 1
     problems = []
+    with open(os.path.join(build, "install_manifest.txt")) as f:
+        written = [line.strip() for line in f if line.strip()]
+    if not written:
+        problems.append("install_manifest.txt lists no files")
+    # cmake lists the files without DESTDIR: each is under the new prefix, and landed
+    # under DESTDIR (a destination fixed at configure time would not have)
+    for w in written:
+        if not w.startswith(final + "/") or not os.path.isfile(root + w):
+            problems.append(f"installed outside DESTDIR/prefix: {w}")
+    if os.path.exists(final):
+        problems.append(f"{final} exists outside DESTDIR")
     for rel in ("bin/trace-cmd-gpu-latency", "libexec/gpu-sched-trace/bin/trace-cmd",
                 "share/man/man1/trace-cmd-gpu-latency.1"):
         if not os.path.exists(os.path.join(prefix, rel)):

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: LGPL-2.1
+#
+# gst_guard_why(): is an existing file ours to replace? See install-guard.cmake.
+
+# gst_guard_why(PATH OUT): empty when PATH is free or ours, else the reason it is not ours
+function(gst_guard_why path out)
+	set(${out} "" PARENT_SCOPE)
+	if(IS_SYMLINK "${path}")
+		set(${out} "a symbolic link" PARENT_SCOPE)
+		return()
+	endif()
+	if(NOT EXISTS "${path}")
+		return()
+	endif()
+	if(IS_DIRECTORY "${path}")
+		set(${out} "a directory" PARENT_SCOPE)
+		return()
+	endif()
+	file(STRINGS "${path}" mark REGEX "gpu-sched-trace" LIMIT_COUNT 1)
+	if(NOT mark)
+		set(${out} "not installed by gpu-sched-trace" PARENT_SCOPE)
+		return()
+	endif()
+	if("$ENV{DESTDIR}" STREQUAL "")
+		find_program(GST_DPKG_QUERY dpkg-query)
+		if(GST_DPKG_QUERY)
+			execute_process(COMMAND ${GST_DPKG_QUERY} -S "${path}"
+					RESULT_VARIABLE rc OUTPUT_VARIABLE owner ERROR_QUIET)
+			if(rc EQUAL 0)
+				string(REGEX REPLACE ":.*" "" owner "${owner}")
+				set(${out} "belongs to the Debian package ${owner}" PARENT_SCOPE)
+			endif()
+		endif()
+	endif()
+endfunction()
