@@ -16,6 +16,12 @@
 #define gpulat_container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
+/* gpu_scheduler, dma_fence and amdgpu kinds (not the irq/sched/power context) */
+static inline bool gpulat__is_gpu_kind(enum gpulat_kind k)
+{
+	return k >= GPULAT_EV_QUEUE && k <= GPULAT_EV_AMD_IV;
+}
+
 /* ---- string table: equal strings share one pointer until the table is freed */
 
 struct gpulat__strtab;
@@ -97,5 +103,11 @@ size_t gpulat__qbuckets(void);
 
 unsigned int gpulat__hist_bucket(uint64_t v);
 void gpulat__hist_add(struct gpulat_hist *h, uint64_t v);
+
+/* ---- statistics (stats.c) ------------------------------------------------ */
+
+/* @fn sees every stall when found (the session's stall listeners) */
+void gpulat__stats_on_stall(struct gpulat_stats *s,
+			    void (*fn)(const struct gpulat_stall *st, void *data), void *data);
 
 #endif /* _GPULAT_INT_H */

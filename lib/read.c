@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "gpulat-session.h"
 #include "read-int.h"
 
 static const char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -251,8 +252,9 @@ struct gpulat_reader *gpulat_reader_open(const char **paths, int n, char *err, s
 	if (r->era == GPULAT_ERA_NONE) {
 		seterr(err, errlen,
 		       "%s: no GPU scheduler events in this trace; record them with: "
-		       "(Linux 6.17+) " GPULAT_RECORD_HINT_617 " ; (Linux 5.7-6.16) "
-		       GPULAT_RECORD_HINT_LEGACY, n == 1 ? paths[0] : "(all files)");
+		       "(Linux %s) %s ; (Linux %s) %s", n == 1 ? paths[0] : "(all files)",
+		       gpulat_era_kernels(GPULAT_ERA_V617), gpulat_record_line(GPULAT_ERA_V617),
+		       gpulat_era_kernels(GPULAT_ERA_V519), gpulat_record_line(GPULAT_ERA_V519));
 		gpulat_reader_close(r);
 		errno = ENODATA;
 		return NULL;
@@ -304,11 +306,6 @@ void gpulat_reader_set_warn(struct gpulat_reader *r, gpulat_warn_fn fn, void *da
 	}
 }
 
-static bool is_gpu(enum gpulat_kind k)
-{
-	return k >= GPULAT_EV_QUEUE && k <= GPULAT_EV_AMD_IV;
-}
-
 int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec)
 {
 	struct gpulat_event ev;
@@ -343,7 +340,7 @@ int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_r
 	ev.cpu = tcpu;
 	ev.file = f->idx;
 	r->c.kind[ev.kind]++;
-	if (is_gpu(ev.kind))
+	if (gpulat__is_gpu_kind(ev.kind))
 		r->c.gpu_events++;
 	if (r->t) {
 		ret = gpulat_tracker_feed(r->t, &ev);

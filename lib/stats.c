@@ -111,6 +111,9 @@ struct gpulat_stats {
 	uint64_t		newest_done;
 	uint64_t		longest;
 	bool			finished;
+	/* the session's stall listeners (gpulat__stats_on_stall) */
+	void			(*on_stall)(const struct gpulat_stall *st, void *data);
+	void			*on_stall_data;
 };
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -307,6 +310,8 @@ static void add_stall(struct gpulat_stats *s, const struct gpulat_stall *st)
 	size_t i;
 
 	s->stalls_total++;
+	if (s->on_stall)
+		s->on_stall(st, s->on_stall_data);
 	if (s->nstalls == STALLS_MAX) {
 		if (!stall_less(&s->stalls[0], st))
 			return;
@@ -796,6 +801,14 @@ int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
  * @first_ts: first
  * @last_ts: last
  */
+/* every stall found goes to @fn too, when found (internal: the session) */
+void gpulat__stats_on_stall(struct gpulat_stats *s,
+			    void (*fn)(const struct gpulat_stall *st, void *data), void *data)
+{
+	s->on_stall = fn;
+	s->on_stall_data = data;
+}
+
 void gpulat_stats_set_span(struct gpulat_stats *s, uint64_t first_ts, uint64_t last_ts)
 {
 	s->first_ts = first_ts;

@@ -675,6 +675,7 @@ static void stage(struct job *j, enum gpulat_stage st, const struct gpulat_event
 {
 	j->j.ts[st] = ev->ts;
 	j->j.cpu[st] = ev->cpu;
+	j->j.ref[st] = ev->ref;
 }
 
 static uint64_t first_ts(const struct job *j)

@@ -22,24 +22,13 @@ extern "C" {
 
 struct gpulat_reader;
 
-/* the record lines printed when a trace has no GPU events */
-#define GPULAT_RECORD_HINT_617						\
-	"trace-cmd record -e gpu_scheduler:drm_sched_job_queue "	\
-	"-e gpu_scheduler:drm_sched_job_run -e gpu_scheduler:drm_sched_job_done " \
-	"-e gpu_scheduler:drm_sched_job_add_dep "			\
-	"-e gpu_scheduler:drm_sched_job_unschedulable -e dma_fence"
-#define GPULAT_RECORD_HINT_LEGACY					\
-	"trace-cmd record -e gpu_scheduler:drm_sched_job "		\
-	"-e gpu_scheduler:drm_run_job -e gpu_scheduler:drm_sched_process_job " \
-	"-e gpu_scheduler:drm_sched_job_wait_dep -e dma_fence"
-
 /**
  * gpulat_reader_open - open and validate trace.dat files
  * @paths: file names
  * @n: how many (>= 1)
  * @err: on failure, one line naming the file and the problem (missing file,
  *	"not a trace-cmd data file", truncated/damaged, no GPU events with the
- *	`trace-cmd record` line for each kernel era, unknown event layout)
+ *	gpulat_record_line() of each kernel era, unknown event layout)
  * @errlen: size of @err
  *
  * Return: the reader, or NULL with errno set and @err filled.

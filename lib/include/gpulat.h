@@ -154,6 +154,9 @@ struct gpulat_event {
 	uint32_t	vbl_seq;
 	int64_t		vbl_time;
 	uint64_t	vbl_file;
+	/* a host's reference to the record (gpulat_session_push()); the
+	 * tracker copies it into gpulat_job.ref[stage]. NULL if unused. */
+	void		*ref;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -282,6 +285,8 @@ struct gpulat_job {
 	/* @ring, or the real name of a "0x..." pointer label (<= 5.18) as the
 	 * drm_sched dma_fence timelines of the ring's jobs tell it */
 	const char	*ring_name;
+	/* gpulat_event.ref of the event of each stage (NULL: none or not seen) */
+	void		*ref[GPULAT_ST__COUNT];
 };
 
 struct gpulat_tracker;

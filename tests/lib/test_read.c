@@ -24,6 +24,7 @@
 
 #include "gpulat.h"
 #include "gpulat-read.h"
+#include "gpulat-session.h"
 
 static const char *samples;
 static const char *gen;
@@ -159,8 +160,8 @@ static void test_no_gpu_events(void **state)
 	tmpfile_path(p, sizeof(p), "nogpu.dat");
 	write_bytes(p, buf, len);
 	expect_error(p, "no GPU scheduler events", ENODATA);
-	expect_error(p, GPULAT_RECORD_HINT_617, 0);
-	expect_error(p, GPULAT_RECORD_HINT_LEGACY, 0);
+	expect_error(p, gpulat_record_line(GPULAT_ERA_V617), 0);
+	expect_error(p, gpulat_record_line(GPULAT_ERA_V519), 0);
 	free(buf);
 }
 

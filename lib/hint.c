@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * What to record: the `trace-cmd record` line per kernel era. The one place
+ * these lines exist; the errors for traces without GPU events, --help, the
+ * README and the man page all print them from here.
+ */
+#include <stdio.h>
+
+#include "gpulat-int.h"
+#include "gpulat-session.h"
+
+/*
+ * The finished-fence dma_fence_signaled links the signal stage (and the
+ * done of amdgpu-only traces); the other dma_fence events are optional.
+ */
+#define SIGNALED	" -e dma_fence:dma_fence_signaled COMMAND"
+
+/**
+ * gpulat_record_line - the `trace-cmd record` line for kernels of @era
+ * @era: the era; GPULAT_ERA_NONE for a line that works on every era
+ *
+ * Return: a static string ending in " COMMAND".
+ */
+const char *gpulat_record_line(enum gpulat_era era)
+{
+	switch (era) {
+	case GPULAT_ERA_V617:
+		return "trace-cmd record -e gpu_scheduler:drm_sched_job_queue"
+		       " -e gpu_scheduler:drm_sched_job_run -e gpu_scheduler:drm_sched_job_done"
+		       " -e gpu_scheduler:drm_sched_job_add_dep"
+		       " -e gpu_scheduler:drm_sched_job_unschedulable" SIGNALED;
+	case GPULAT_ERA_V57:
+	case GPULAT_ERA_V519:
+		return "trace-cmd record -e gpu_scheduler:drm_sched_job"
+		       " -e gpu_scheduler:drm_run_job -e gpu_scheduler:drm_sched_process_job"
+		       " -e gpu_scheduler:drm_sched_job_wait_dep" SIGNALED;
+	case GPULAT_ERA_PRE57:
+		/* drm_run_job came with 5.7 */
+		return "trace-cmd record -e gpu_scheduler:drm_sched_job"
+		       " -e gpu_scheduler:drm_sched_process_job"
+		       " -e gpu_scheduler:drm_sched_job_wait_dep" SIGNALED;
+	case GPULAT_ERA_AMDGPU:
+		return "trace-cmd record -e amdgpu:amdgpu_cs_ioctl -e amdgpu:amdgpu_sched_run_job"
+		       SIGNALED;
+	case GPULAT_ERA_NONE:
+		break;
+	}
+	return "trace-cmd record -e gpu_scheduler -e dma_fence COMMAND";
+}
+
+/**
+ * gpulat_era_kernels - the kernels an era stands for, for humans
+ * @era: the era
+ *
+ * Return: a static string ("6.17+", "5.7-6.16", "4.16-5.6", ...).
+ */
+const char *gpulat_era_kernels(enum gpulat_era era)
+{
+	switch (era) {
+	case GPULAT_ERA_V617:	return "6.17+";
+	/* the record line is the same for both layouts of the name field */
+	case GPULAT_ERA_V57:
+	case GPULAT_ERA_V519:	return "5.7-6.16";
+	case GPULAT_ERA_PRE57:	return "4.16-5.6";
+	case GPULAT_ERA_AMDGPU:	return "amdgpu, any kernel";
+	case GPULAT_ERA_NONE:	break;
+	}
+	return "any era";
+}
+
+/**
+ * gpulat_record_hint - the lines printed when a trace has no GPU events
+ * @buf: filled (may be NULL with @len 0)
+ * @len: its size
+ *
+ * Return: the length of the whole text (snprintf() semantics).
+ */
+size_t gpulat_record_hint(char *buf, size_t len)
+{
+	static const enum gpulat_era eras[] = {
+		GPULAT_ERA_V617, GPULAT_ERA_V519, GPULAT_ERA_PRE57, GPULAT_ERA_NONE,
+	};
+	size_t off = 0, i;
+	int w;
+
+	w = snprintf(buf, len, "  record the GPU scheduler events, for example:\n");
+	if (w > 0)
+		off += (size_t)w;
+	for (i = 0; i < GPULAT_ARRAY_SIZE(eras); i++) {
+		char label[32];
+
+		if (eras[i] == GPULAT_ERA_NONE)
+			snprintf(label, sizeof(label), "%s:", gpulat_era_kernels(eras[i]));
+		else
+			snprintf(label, sizeof(label), "Linux %s:", gpulat_era_kernels(eras[i]));
+		w = snprintf(off < len ? buf + off : NULL, off < len ? len - off : 0,
+			     "    %-17s%s\n", label, gpulat_record_line(eras[i]));
+		if (w > 0)
+			off += (size_t)w;
+	}
+	return off;
+}

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * gpulat session: the whole pipeline (binding, tracker, filter, statistics,
+ * diagnosis) configured once from the trace itself and fed by one input.
+ *
+ *   struct gpulat_session_opts o;
+ *   gpulat_session_opts_init(&o);              defaults, o.sz set
+ *   o.top_n = 5; o.features = GPULAT_FEAT_EXPLAIN; o.msg = my_msg;
+ *   s = gpulat_session_new(&o);
+ *   gpulat_session_add_listener(s, &my_listener, my_data);
+ *
+ *   trace.dat files:     gpulat_session_add_file(s, path); gpulat_session_run(s);
+ *   a host's records:    gpulat_session_attach_tep(s, tep);
+ *                        for each record, in time order:
+ *                            gpulat_session_push(s, rec, host_ref);
+ *                            job = gpulat_session_last_job(s);
+ *                        gpulat_session_finish(s);
+ *
+ *   results:             gpulat_session_stats(s), gpulat_session_diag(s),
+ *                        gpulat_session_counts(s, &c), gpulat_session_kept(s, i)
+ *   gpulat_session_free(s);
+ *
+ * Nobody sets the era, whether finished-fence signals link, or whether the
+ * irq/sched/power context is decoded: the session reads the era from the
+ * event formats present, expects signals when dma_fence_signaled is there and
+ * decodes context events only when a feature (or a listener) asks for them.
+ *
+ * Errors: every function returns a negative errno (or NULL with errno set);
+ * the text goes to ONE callback, opts.msg, as a one-line message naming the
+ * file and the problem (GPULAT_MSG_ERROR), possibly followed by a hint
+ * (GPULAT_MSG_HINT, e.g. the `trace-cmd record` lines). Warnings are
+ * GPULAT_MSG_WARN. Without a callback, messages are dropped.
+ *
+ * Strings: every string a session hands out (job and group names, paths,
+ * messages during the callback) stays valid until gpulat_session_free();
+ * strings in the opts are copied by gpulat_session_new().
+ *
+ * ABI: the opts and counts structures are sized (libbpf style): a caller
+ * built against an older, shorter structure keeps working, fields it does not
+ * know take their defaults.
+ */
+#ifndef _GPULAT_SESSION_H
+#define _GPULAT_SESSION_H
+
+#include "gpulat.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct gpulat_session;
+struct gpulat_diag;
+
+/* ------------------------------------------------------------------------ */
+/* Messages and the recommended recording                                     */
+
+enum gpulat_msg_level {
+	GPULAT_MSG_ERROR = 0,	/* one line: FILE: problem; the call fails */
+	GPULAT_MSG_WARN,	/* one line: the report is still produced */
+	GPULAT_MSG_HINT,	/* lines (indented, '\n'-terminated) after an error: the fix */
+};
+
+typedef void (*gpulat_msg_fn)(enum gpulat_msg_level level, const char *text, void *data);
+
+/*
+ * The `trace-cmd record` line that records what gpulat needs on kernels of
+ * @era, ending in " COMMAND"; GPULAT_ERA_NONE: a line for any era. The one
+ * place these lines exist (errors, --help, README and man page use it).
+ */
+const char *gpulat_record_line(enum gpulat_era era);
+/* "6.17+", "5.7-6.16", "4.16-5.6", "any era": the kernels @era stands for */
+const char *gpulat_era_kernels(enum gpulat_era era);
+/*
+ * The hint printed when a trace has no GPU events: a header line and one
+ * line per era, each indented and '\n'-terminated. snprintf() semantics.
+ */
+size_t gpulat_record_hint(char *buf, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                    */
+
+/* opts.features */
+enum {
+	GPULAT_FEAT_EXPLAIN	= 1 << 0,	/* diagnosis: hints for worst jobs and stalls */
+	GPULAT_FEAT_FENCE_PATH	= 1 << 1,	/* diagnosis: irq -> done -> signal -> wait_end */
+	GPULAT_FEAT_CONTEXT	= 1 << 2,	/* decode irq/sched/power events for listeners */
+	/*
+	 * A job is final at its done event: the finished-fence signal is not
+	 * waited for (hosts that print record by record, e.g. the libtraceevent
+	 * plugin, need the job at the done line).
+	 */
+	GPULAT_FEAT_EMIT_AT_DONE = 1 << 3,
+	GPULAT_FEAT_NO_STATS	= 1 << 4,	/* no statistics (a host that only links jobs) */
+};
+
+/**
+ * struct gpulat_session_opts - everything a session is configured with
+ * @sz: sizeof(struct gpulat_session_opts) as the caller knows it
+ *	(gpulat_session_opts_init() sets it)
+ *
+ * Filters (@devs ... @end_ns) apply to finished jobs, after linking: a job
+ * filtered out still counts in the ring FIFO (start_ts) of the others. Each
+ * list matches when empty or when one entry equals the job's value. A job is
+ * placed in time at its first seen stage for @start_ns / @end_ns (0 and
+ * UINT64_MAX mean no limit for @end_ns).
+ */
+struct gpulat_session_opts {
+	size_t		sz;
+	/* filters */
+	const char * const *devs;
+	size_t		n_devs;
+	const char * const *rings;
+	size_t		n_rings;
+	const char * const *comms;
+	size_t		n_comms;
+	const int	*pids;
+	size_t		n_pids;
+	uint64_t	start_ns;
+	uint64_t	end_ns;
+	/* statistics */
+	uint64_t	stall_threshold_ns;	/* default 16666667 (one 60 Hz frame) */
+	unsigned int	top_n;			/* worst jobs, kept incomplete jobs; default 10 */
+	enum gpulat_metric worst_by;		/* default GPULAT_M_TOTAL */
+	/* features */
+	unsigned int	features;		/* GPULAT_FEAT_* */
+	int		gpu_irq;		/* diagnosis: GPU irq number, -1 = choose */
+	const char	*gpu_irq_name;		/* or its irq_handler_entry name */
+	/* the error channel */
+	gpulat_msg_fn	msg;
+	void		*msg_data;
+};
+
+void gpulat__session_opts_init(struct gpulat_session_opts *o, size_t sz);
+/* defaults for every field, o->sz = sizeof(*o) as compiled by the caller */
+#define gpulat_session_opts_init(o)	gpulat__session_opts_init((o), sizeof(*(o)))
+
+/* ------------------------------------------------------------------------ */
+/* Listeners                                                                  */
+
+/**
+ * struct gpulat_listener - what a front end or exporter receives
+ * @sz: sizeof(struct gpulat_listener) as the caller knows it
+ * @event: every decoded event of ours, in time order, after the tracker saw
+ *	it; @rec is NULL for input that is not binary (text logs), @file the
+ *	index of the input (0 for pushed records). Context kinds (irq, sched,
+ *	power) only with GPULAT_FEAT_CONTEXT or a diagnosis feature.
+ * @job: every finished job that passes the filters (the structure and its
+ *	deps are valid during the call only; its strings until the session is freed)
+ * @stall: every stall the statistics detect (submit gap, ring idle), when
+ *	detected (not necessarily in time order)
+ * @finish: end of input, after statistics and diagnosis are final
+ *
+ * Every callback may be NULL. A negative return stops the input: the
+ * run/push/finish call returns it.
+ */
+struct gpulat_listener {
+	size_t	sz;
+	int	(*event)(const struct gpulat_event *ev, struct tep_record *rec, int file,
+			 void *data);
+	int	(*job)(const struct gpulat_job *job, void *data);
+	int	(*stall)(const struct gpulat_stall *st, void *data);
+	int	(*finish)(struct gpulat_session *s, void *data);
+};
+
+/* ------------------------------------------------------------------------ */
+/* Life cycle                                                                 */
+
+/* Return: a session, or NULL with errno set (EINVAL: bad opts, ENOMEM) */
+struct gpulat_session *gpulat_session_new(const struct gpulat_session_opts *o);
+void gpulat_session_free(struct gpulat_session *s);
+
+/* @l is copied; listeners are called in the order added. 0 or -errno. */
+int gpulat_session_add_listener(struct gpulat_session *s, const struct gpulat_listener *l,
+				void *data);
+
+/* ------------------------------------------------------------------------ */
+/* Input 1: trace.dat files                                                   */
+
+/*
+ * Several files are merged in time order; their jobs never link across
+ * files. Return: 0 or -errno (-EBUSY once a run or push began).
+ */
+int gpulat_session_add_file(struct gpulat_session *s, const char *path);
+
+/**
+ * gpulat_session_run - open, check and read every file, then finish
+ *
+ * Errors (one line naming the file through opts.msg, then hints): missing or
+ * damaged file, not a trace-cmd data file, empty trace, no GPU events (with
+ * the record lines of gpulat_record_hint()), files of incompatible eras.
+ *
+ * Return: 0, a negative errno, or a listener's negative return.
+ */
+int gpulat_session_run(struct gpulat_session *s);
+
+/* ------------------------------------------------------------------------ */
+/* Input 2: records pushed by a host (libtraceevent plugin, KernelShark)      */
+
+/*
+ * The host's tep handle (must outlive the session): binds the events, finds
+ * the era and whether signals link. Return: 0 or -errno.
+ */
+int gpulat_session_attach_tep(struct gpulat_session *s, struct tep_handle *tep);
+
+/**
+ * gpulat_session_push - one record of the attached tep, in time order
+ * @host_ref: opaque, copied into gpulat_job.ref[stage] of the stage this
+ *	record is (e.g. the host's entry of the record), NULL if unused
+ *
+ * rec->missed_events marks lost events before the record on its CPU.
+ *
+ * Return: 1 when the record was one of ours and was fed (the job it belongs
+ * to is gpulat_session_last_job()), 0 when it is not one of ours (or
+ * damaged: counted and warned once), a negative errno or a listener's return.
+ */
+int gpulat_session_push(struct gpulat_session *s, struct tep_record *rec, void *host_ref);
+
+/*
+ * An already decoded event (a text log, a host that decodes itself):
+ * ev->ref is the host_ref. Same return as gpulat_session_push().
+ */
+int gpulat_session_push_event(struct gpulat_session *s, const struct gpulat_event *ev);
+
+/* events were lost on @cpu between @from_ts and @to_ts (@count 0: unknown) */
+void gpulat_session_lost(struct gpulat_session *s, int cpu, uint64_t from_ts, uint64_t to_ts,
+			 uint64_t count);
+
+/*
+ * The job the last pushed record belonged to (after a queue or run the open
+ * job so far, after a done the job as finished; before the filters), a copy
+ * valid until the next push; NULL when it belonged to no job.
+ */
+const struct gpulat_job *gpulat_session_last_job(const struct gpulat_session *s);
+/* the last pushed record as decoded (valid until the next push), or NULL */
+const struct gpulat_event *gpulat_session_last_event(const struct gpulat_session *s);
+
+/*
+ * End of pushed input: open jobs are flushed (incomplete/lost/orphan),
+ * statistics and diagnosis finish, listeners' finish runs. Idempotent.
+ * Return: 0 or -errno.
+ */
+int gpulat_session_finish(struct gpulat_session *s);
+
+/* ------------------------------------------------------------------------ */
+/* Results (after run / finish)                                               */
+
+/**
+ * struct gpulat_session_counts - what the input held and what became of it
+ * @sz: set by the caller to sizeof(struct gpulat_session_counts)
+ */
+struct gpulat_session_counts {
+	size_t		sz;
+	uint64_t	events;		/* every record */
+	uint64_t	gpu_events;	/* gpu_scheduler, dma_fence, amdgpu records */
+	uint64_t	damaged;	/* records of ours that could not be decoded */
+	uint64_t	lost_events;	/* sum of the missed-event counts */
+	uint64_t	lost_gaps;	/* records preceded by an overrun */
+	uint64_t	jobs_seen;	/* jobs before the filters */
+	uint64_t	jobs;		/* after the filters */
+	uint64_t	incomplete;	/* of @jobs, by status */
+	uint64_t	lost;
+	uint64_t	orphan;
+	uint64_t	first_ts;	/* of ANY record, GPULAT_NONE if none */
+	uint64_t	last_ts;
+	uint64_t	span_first;	/* first_ts..last_ts clipped to start_ns/end_ns */
+	uint64_t	span_last;
+	int		cpus;		/* summed over the files */
+	enum gpulat_era	era;
+};
+
+void gpulat_session_counts(const struct gpulat_session *s, struct gpulat_session_counts *c);
+/* decoded events of one kind */
+uint64_t gpulat_session_kind_count(const struct gpulat_session *s, enum gpulat_kind kind);
+void gpulat_session_tracker_counters(const struct gpulat_session *s,
+				     struct gpulat_tracker_counters *c);
+enum gpulat_era gpulat_session_era(const struct gpulat_session *s);
+
+/* NULL with GPULAT_FEAT_NO_STATS */
+const struct gpulat_stats *gpulat_session_stats(const struct gpulat_session *s);
+/* NULL without GPULAT_FEAT_EXPLAIN / GPULAT_FEAT_FENCE_PATH */
+struct gpulat_diag *gpulat_session_diag(const struct gpulat_session *s);
+
+/* incomplete / lost / orphan jobs that passed the filters: the first top_n */
+size_t gpulat_session_nkept(const struct gpulat_session *s);
+const struct gpulat_worst *gpulat_session_kept(const struct gpulat_session *s, size_t i);
+
+/* inputs: files (or 1 attached tep) */
+int gpulat_session_nfiles(const struct gpulat_session *s);
+const char *gpulat_session_path(const struct gpulat_session *s, int file);	/* NULL for a tep */
+int gpulat_session_cpus(const struct gpulat_session *s, int file);
+/* the job cpu number of cpu 0 of @file (files are numbered one after the other) */
+int gpulat_session_cpu_base(const struct gpulat_session *s, int file);
+struct tep_handle *gpulat_session_tep(const struct gpulat_session *s, int file);
+struct gpulat_binding *gpulat_session_binding(const struct gpulat_session *s, int file);
+
+/* a copy of @str that lives as long as the session (equal strings: one copy) */
+const char *gpulat_session_intern(struct gpulat_session *s, const char *str);
+
+/* Jobs filter of the opts, for hosts that keep their own pipeline. */
+struct gpulat_filter;
+struct gpulat_filter *gpulat_filter_new(const struct gpulat_session_opts *o);
+void gpulat_filter_free(struct gpulat_filter *f);
+bool gpulat_filter_job(const struct gpulat_filter *f, const struct gpulat_job *job);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _GPULAT_SESSION_H */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Session internals shared by session.c (the pipeline, host push) and
+ * session-file.c (trace.dat input through gpulat_reader). The split keeps
+ * the core library (libtraceevent only, what the plugins link) free of
+ * libtracecmd: only session-file.c needs the reader.
+ */
+#ifndef _GPULAT_SESSION_INT_H
+#define _GPULAT_SESSION_INT_H
+
+#include "gpulat-int.h"
+#include "gpulat-session.h"
+
+struct gpulat_reader;
+
+struct slistener {
+	struct gpulat_listener	l;	/* zero-extended to our size */
+	void			*data;
+};
+
+/* one input file (or the attached tep) */
+struct sfile {
+	const char		*path;		/* interned; NULL for a tep */
+	int			cpus;
+	int			cpu_base;
+	struct tep_handle	*tep;
+	struct gpulat_binding	*b;		/* owned by the reader or the session */
+};
+
+struct gpulat_session {
+	struct gpulat_session_opts o;		/* our size, strings interned */
+	struct gpulat__strtab	*str;
+	struct gpulat_filter	*filter;
+	struct gpulat_tracker	*tracker;
+	struct gpulat_stats	*stats;
+	struct gpulat_diag	*diag;
+	struct slistener	*ls;
+	size_t			nls;
+	/* incomplete / lost / orphan jobs kept for the report (first top_n) */
+	struct gpulat_worst	*kept;
+	size_t			nkept;
+	/* inputs */
+	struct sfile		*files;
+	int			nfiles;
+	struct gpulat_reader	*reader;	/* session-file.c */
+	void			(*close_input)(struct gpulat_session *s);
+	struct gpulat_binding	*own_bind;	/* attached tep */
+	uint64_t		*cpu_last;	/* push: last ts per cpu (lost windows) */
+	int			ncpu_last;
+	struct gpulat_event	last_ev;
+	bool			have_last_ev;
+	/* state */
+	bool			started;
+	bool			finished;
+	int			err;		/* first failure of a callback */
+	enum gpulat_era		era;
+	struct gpulat_session_counts c;
+	uint64_t		kind[GPULAT_EV__COUNT];
+	struct gpulat_tracker_counters tc;
+};
+
+void gpulat__session_msg(struct gpulat_session *s, enum gpulat_msg_level level,
+			 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* the configuration found in the input: tracker era and signals, context decoding */
+void gpulat__session_configure(struct gpulat_session *s, enum gpulat_era era, bool signals);
+/* whether context kinds must be decoded (features) */
+bool gpulat__session_wants_context(const struct gpulat_session *s);
+/* every decoded event, after the tracker: diagnosis, listeners */
+int gpulat__session_event(struct gpulat_session *s, const struct gpulat_event *ev,
+			  struct tep_record *rec, int file);
+/* after the input ended and the tracker was flushed: span, stats, diag, listeners */
+int gpulat__session_end(struct gpulat_session *s);
+
+/* filter.c */
+void gpulat__filter_window(const struct gpulat_filter *f, uint64_t *start, uint64_t *end);
+
+#endif /* _GPULAT_SESSION_INT_H */

@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The session: one pipeline for every front end.
+ *
+ *   input (session-file.c: trace.dat files; here: records a host pushes)
+ *     -> binding (era from the formats present) -> tracker -> filter
+ *     -> statistics, diagnosis, kept incomplete jobs, listeners
+ *
+ * Everything the tracker used to be configured with by hand (era, whether
+ * finished-fence signals link, whether context events are decoded) is
+ * decided here, once, from the trace and the features asked for.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "gpulat-diag.h"
+#include "session-int.h"
+
+/* copy @sz bytes of a caller's sized struct into ours (@ours bytes, defaults set) */
+static int sized_copy(void *dst, size_t ours, const void *src, size_t sz)
+{
+	const unsigned char *p = src;
+	size_t i;
+
+	if (sz < sizeof(size_t))
+		return -EINVAL;
+	/* a newer caller: what we do not know must be zero (libbpf's rule) */
+	for (i = ours; i < sz; i++) {
+		if (p[i])
+			return -EINVAL;
+	}
+	memcpy(dst, src, sz < ours ? sz : ours);
+	return 0;
+}
+
+void gpulat__session_opts_init(struct gpulat_session_opts *o, size_t sz)
+{
+	struct gpulat_session_opts d;
+
+	memset(&d, 0, sizeof(d));
+	d.sz = sz;
+	d.stall_threshold_ns = 16666667;	/* one 60 Hz frame */
+	d.top_n = 10;
+	d.worst_by = GPULAT_M_TOTAL;
+	d.end_ns = UINT64_MAX;
+	d.gpu_irq = -1;
+	memset(o, 0, sz);
+	memcpy(o, &d, sz < sizeof(d) ? sz : sizeof(d));
+}
+
+void gpulat__session_msg(struct gpulat_session *s, enum gpulat_msg_level level,
+			 const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+
+	if (!s->o.msg)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	s->o.msg(level, line, s->o.msg_data);
+}
+
+static void s_warn(const char *msg, void *data)
+{
+	gpulat__session_msg(data, GPULAT_MSG_WARN, "%s", msg);
+}
+
+/* ------------------------------------------------------------------------ */
+/* jobs and stalls                                                            */
+
+static int keep_job(struct gpulat_session *s, const struct gpulat_job *job)
+{
+	struct gpulat_worst *w;
+
+	if (s->nkept >= s->o.top_n)
+		return 0;
+	if (!s->kept) {
+		s->kept = calloc(s->o.top_n, sizeof(*s->kept));
+		if (!s->kept)
+			return -ENOMEM;
+	}
+	w = &s->kept[s->nkept++];
+	memset(w, 0, sizeof(*w));
+	w->job = *job;
+	w->job.deps = NULL;
+	w->dep_wait = job->dep_wait;
+	if (job->deps && job->n_deps)
+		w->dep_ring = job->deps[0].ring;
+	return 0;
+}
+
+static int s_job_filtered(struct gpulat_session *s, const struct gpulat_job *job)
+{
+	size_t i;
+	int ret;
+
+	if (s->stats) {
+		ret = gpulat_stats_add(s->stats, job);
+		if (ret < 0)
+			return ret;
+	}
+	if (s->diag) {
+		ret = gpulat_diag_job(s->diag, job);
+		if (ret < 0)
+			return ret;
+	}
+	switch (job->status) {
+	case GPULAT_JOB_COMPLETE:
+		break;
+	case GPULAT_JOB_INCOMPLETE:
+		s->c.incomplete++;
+		break;
+	case GPULAT_JOB_LOST:
+		s->c.lost++;
+		break;
+	case GPULAT_JOB_ORPHAN:
+		s->c.orphan++;
+		break;
+	}
+	if (job->status != GPULAT_JOB_COMPLETE) {
+		ret = keep_job(s, job);
+		if (ret < 0)
+			return ret;
+	}
+	for (i = 0; i < s->nls; i++) {
+		if (!s->ls[i].l.job)
+			continue;
+		ret = s->ls[i].l.job(job, s->ls[i].data);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* the tracker's job callback: filters first, then everything that wants jobs */
+static void s_job(const struct gpulat_job *job, void *data)
+{
+	struct gpulat_session *s = data;
+	int ret;
+
+	s->c.jobs_seen++;
+	if (s->err || !gpulat_filter_job(s->filter, job))
+		return;
+	s->c.jobs++;
+	ret = s_job_filtered(s, job);
+	if (ret < 0)
+		s->err = ret;
+}
+
+static void s_stall(const struct gpulat_stall *st, void *data)
+{
+	struct gpulat_session *s = data;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < s->nls && !s->err; i++) {
+		if (!s->ls[i].l.stall)
+			continue;
+		ret = s->ls[i].l.stall(st, s->ls[i].data);
+		if (ret < 0)
+			s->err = ret;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* life cycle                                                                 */
+
+/**
+ * gpulat_session_new - a session configured by @o
+ * @o: options (gpulat_session_opts_init()), NULL for the defaults
+ *
+ * Return: the session, or NULL with errno set.
+ */
+struct gpulat_session *gpulat_session_new(const struct gpulat_session_opts *o)
+{
+	struct gpulat_tracker_ops ops = { .job = s_job, .warn = s_warn };
+	struct gpulat_session *s;
+	int ret = -ENOMEM;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		goto fail;
+	gpulat_session_opts_init(&s->o);
+	if (o) {
+		ret = sized_copy(&s->o, sizeof(s->o), o, o->sz);
+		if (ret)
+			goto fail;
+		s->o.sz = sizeof(s->o);
+		ret = -ENOMEM;
+	}
+	if (s->o.worst_by >= GPULAT_M__COUNT) {
+		ret = -EINVAL;
+		goto fail;
+	}
+	s->era = GPULAT_ERA_NONE;
+	s->c.first_ts = s->c.last_ts = GPULAT_NONE;
+	s->c.span_first = s->c.span_last = GPULAT_NONE;
+	s->str = gpulat__strtab_new();
+	if (!s->str)
+		goto fail;
+	if (s->o.gpu_irq_name) {
+		s->o.gpu_irq_name = gpulat__strtab_intern(s->str, s->o.gpu_irq_name);
+		if (!s->o.gpu_irq_name)
+			goto fail;
+	}
+	s->filter = gpulat_filter_new(&s->o);
+	if (!s->filter) {
+		ret = -errno;
+		goto fail;
+	}
+	/* the lists were copied by the filter; the opts keep no caller pointer */
+	s->o.devs = s->o.rings = s->o.comms = NULL;
+	s->o.pids = NULL;
+	s->o.n_devs = s->o.n_rings = s->o.n_comms = s->o.n_pids = 0;
+
+	s->tracker = gpulat_tracker_new(&ops, s);
+	if (!s->tracker)
+		goto fail;
+	if (!(s->o.features & GPULAT_FEAT_NO_STATS)) {
+		struct gpulat_stats_opts so;
+
+		gpulat_stats_opts_init(&so);
+		so.stall_threshold_ns = s->o.stall_threshold_ns;
+		so.top_n = s->o.top_n;
+		so.worst_by = s->o.worst_by;
+		s->stats = gpulat_stats_new(&so);
+		if (!s->stats)
+			goto fail;
+		gpulat__stats_on_stall(s->stats, s_stall, s);
+	}
+	if (s->o.features & (GPULAT_FEAT_EXPLAIN | GPULAT_FEAT_FENCE_PATH)) {
+		struct gpulat_diag_opts d;
+
+		gpulat_diag_opts_init(&d);
+		d.stall_threshold_ns = s->o.stall_threshold_ns;
+		d.top_n = s->o.top_n;
+		d.worst_by = s->o.worst_by;
+		d.gpu_irq = s->o.gpu_irq;
+		d.gpu_irq_name = s->o.gpu_irq_name;
+		s->diag = gpulat_diag_new(&d);
+		if (!s->diag)
+			goto fail;
+	}
+	return s;
+ fail:
+	gpulat_session_free(s);
+	errno = -ret;
+	return NULL;
+}
+
+/**
+ * gpulat_session_free - free the session and every string it handed out
+ * @s: session, may be NULL
+ */
+void gpulat_session_free(struct gpulat_session *s)
+{
+	if (!s)
+		return;
+	gpulat_tracker_free(s->tracker);
+	gpulat_stats_free(s->stats);
+	gpulat_diag_free(s->diag);
+	gpulat_filter_free(s->filter);
+	free(s->kept);
+	free(s->ls);
+	free(s->cpu_last);
+	/* last: the names of jobs and groups live in the bindings */
+	if (s->close_input)
+		s->close_input(s);
+	gpulat_binding_free(s->own_bind);
+	free(s->files);
+	gpulat__strtab_free(s->str);
+	free(s);
+}
+
+/**
+ * gpulat_session_add_listener - receive events, jobs, stalls and the end
+ * @s: session
+ * @l: callbacks (copied; l->sz set by the caller)
+ * @data: their argument
+ *
+ * Return: 0, -EINVAL (bad @l), -EBUSY (input already started) or -ENOMEM.
+ */
+int gpulat_session_add_listener(struct gpulat_session *s, const struct gpulat_listener *l,
+				void *data)
+{
+	struct slistener *v;
+	int ret;
+
+	if (!l)
+		return -EINVAL;
+	if (s->started)
+		return -EBUSY;
+	v = realloc(s->ls, (s->nls + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	s->ls = v;
+	memset(&v[s->nls], 0, sizeof(v[s->nls]));
+	ret = sized_copy(&v[s->nls].l, sizeof(v[s->nls].l), l, l->sz);
+	if (ret)
+		return ret;
+	v[s->nls].data = data;
+	s->nls++;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the pipeline, shared by every input                                        */
+
+bool gpulat__session_wants_context(const struct gpulat_session *s)
+{
+	/* the diagnosis reads irq, sched and power events; nothing else does */
+	return s->o.features & (GPULAT_FEAT_CONTEXT | GPULAT_FEAT_EXPLAIN |
+				GPULAT_FEAT_FENCE_PATH);
+}
+
+void gpulat__session_configure(struct gpulat_session *s, enum gpulat_era era, bool signals)
+{
+	s->era = era;
+	s->c.era = era;
+	s->started = true;
+	gpulat_tracker_set_era(s->tracker, era);
+	if (s->o.features & GPULAT_FEAT_EMIT_AT_DONE) {
+		/* final at the done line: the signal is printed, not waited for */
+		gpulat_tracker_set_signal_expected(s->tracker, false);
+		gpulat_tracker_set_linger(s->tracker, 0);
+	} else {
+		gpulat_tracker_set_signal_expected(s->tracker, signals);
+	}
+}
+
+int gpulat__session_event(struct gpulat_session *s, const struct gpulat_event *ev,
+			  struct tep_record *rec, int file)
+{
+	size_t i;
+	int ret;
+
+	if (s->err)
+		return s->err;
+	if (s->diag) {
+		ret = gpulat_diag_feed(s->diag, ev, gpulat_session_tep(s, file), rec);
+		if (ret < 0)
+			return ret;
+	}
+	for (i = 0; i < s->nls; i++) {
+		if (!s->ls[i].l.event)
+			continue;
+		ret = s->ls[i].l.event(ev, rec, file, s->ls[i].data);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int gpulat__session_end(struct gpulat_session *s)
+{
+	uint64_t start, end;
+	size_t i;
+	int ret;
+
+	s->finished = true;
+	gpulat_tracker_counters(s->tracker, &s->tc);
+	gpulat__filter_window(s->filter, &start, &end);
+	if (s->c.first_ts != GPULAT_NONE) {
+		s->c.span_first = s->c.first_ts > start ? s->c.first_ts : start;
+		s->c.span_last = s->c.last_ts < end ? s->c.last_ts : end;
+		if (s->c.span_last < s->c.span_first)
+			s->c.span_last = s->c.span_first;
+		if (s->stats)
+			gpulat_stats_set_span(s->stats, s->c.span_first, s->c.span_last);
+	}
+	if (s->diag)
+		gpulat_diag_finish(s->diag, s->c.first_ts, s->c.last_ts);
+	if (s->stats && gpulat_stats_finish(s->stats) < 0) {
+		gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s: %s",
+				    s->nfiles && s->files[0].path ? s->files[0].path : "gpulat",
+				    strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (s->err)
+		return s->err;
+	for (i = 0; i < s->nls; i++) {
+		if (!s->ls[i].l.finish)
+			continue;
+		ret = s->ls[i].l.finish(s, s->ls[i].data);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* input 2: a host pushes records                                             */
+
+/**
+ * gpulat_session_attach_tep - read records of @tep pushed one by one
+ * @s: session without other input
+ * @tep: the host's handle, must outlive the session
+ *
+ * Return: 0, -EBUSY (input already given), -ENOMEM.
+ */
+int gpulat_session_attach_tep(struct gpulat_session *s, struct tep_handle *tep)
+{
+	if (!tep)
+		return -EINVAL;
+	if (s->started || s->nfiles)
+		return -EBUSY;
+	s->own_bind = gpulat_binding_new(tep);
+	if (!s->own_bind)
+		return -ENOMEM;
+	s->files = calloc(1, sizeof(*s->files));
+	if (!s->files)
+		return -ENOMEM;
+	s->nfiles = 1;
+	s->files[0].tep = tep;
+	s->files[0].b = s->own_bind;
+	s->files[0].cpus = tep_get_cpus(tep);
+	s->c.cpus = s->files[0].cpus;
+	gpulat_binding_set_warn(s->own_bind, s_warn, s);
+	gpulat_binding_set_context(s->own_bind, gpulat__session_wants_context(s));
+	gpulat__session_configure(s, gpulat_binding_era(s->own_bind),
+				  gpulat_binding_has(s->own_bind, GPULAT_EV_FENCE_SIGNALED));
+	return 0;
+}
+
+static void see_ts(struct gpulat_session *s, uint64_t ts)
+{
+	s->c.events++;
+	if (s->c.first_ts == GPULAT_NONE || ts < s->c.first_ts)
+		s->c.first_ts = ts;
+	if (s->c.last_ts == GPULAT_NONE || ts > s->c.last_ts)
+		s->c.last_ts = ts;
+}
+
+static int feed(struct gpulat_session *s, const struct gpulat_event *ev, struct tep_record *rec)
+{
+	int ret;
+
+	if (ev->kind > GPULAT_EV_NONE && ev->kind < GPULAT_EV__COUNT)
+		s->kind[ev->kind]++;
+	if (gpulat__is_gpu_kind(ev->kind))
+		s->c.gpu_events++;
+	s->last_ev = *ev;
+	s->have_last_ev = true;
+	ret = gpulat_tracker_feed(s->tracker, ev);
+	if (ret < 0)
+		return ret;
+	ret = gpulat__session_event(s, ev, rec, ev->file);
+	if (ret < 0) {
+		s->err = ret;
+		return ret;
+	}
+	return 1;
+}
+
+/* a gap before @rec on its cpu (rec->missed_events) */
+static int push_lost(struct gpulat_session *s, struct tep_record *rec)
+{
+	int cpu = rec->cpu;
+
+	if (cpu >= 0 && cpu >= s->ncpu_last) {
+		int n = cpu + 1 > s->files[0].cpus ? cpu + 1 : s->files[0].cpus;
+		uint64_t *v = realloc(s->cpu_last, (size_t)n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + s->ncpu_last, 0, (size_t)(n - s->ncpu_last) * sizeof(*v));
+		s->cpu_last = v;
+		s->ncpu_last = n;
+	}
+	if (rec->missed_events) {
+		uint64_t count = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
+
+		s->c.lost_events += count;
+		s->c.lost_gaps++;
+		gpulat_tracker_lost_range(s->tracker, cpu, cpu >= 0 ? s->cpu_last[cpu] : 0,
+					  rec->ts, count);
+	}
+	if (cpu >= 0)
+		s->cpu_last[cpu] = rec->ts;
+	return 0;
+}
+
+/**
+ * gpulat_session_push - feed one record of the attached tep
+ * @s: session (gpulat_session_attach_tep() done)
+ * @rec: the record, in time order across CPUs
+ * @host_ref: copied into the job's ref[stage] for this record's stage
+ *
+ * Return: 1 fed (see gpulat_session_last_job()), 0 not ours, or -errno.
+ */
+int gpulat_session_push(struct gpulat_session *s, struct tep_record *rec, void *host_ref)
+{
+	struct gpulat_event ev;
+	int ret;
+
+	if (!s->own_bind || !rec)
+		return -EINVAL;
+	if (s->finished)
+		return -EALREADY;
+	if (s->err)
+		return s->err;
+	s->have_last_ev = false;
+	see_ts(s, rec->ts);
+	ret = push_lost(s, rec);
+	if (ret < 0)
+		return ret;
+	ret = gpulat_binding_decode(s->own_bind, rec, &ev);
+	if (ret < 0) {
+		s->c.damaged++;
+		return 0;
+	}
+	if (ret == 0)
+		return 0;
+	ev.ref = host_ref;
+	ev.file = 0;
+	return feed(s, &ev, rec);
+}
+
+/**
+ * gpulat_session_push_event - feed one event decoded elsewhere
+ * @s: session
+ * @ev: the event (ev->ref: the host's reference)
+ *
+ * Return: 1, or -errno.
+ */
+int gpulat_session_push_event(struct gpulat_session *s, const struct gpulat_event *ev)
+{
+	if (!ev)
+		return -EINVAL;
+	if (s->finished)
+		return -EALREADY;
+	if (s->err)
+		return s->err;
+	if (!s->started)
+		gpulat__session_configure(s, GPULAT_ERA_NONE, false);
+	see_ts(s, ev->ts);
+	return feed(s, ev, NULL);
+}
+
+void gpulat_session_lost(struct gpulat_session *s, int cpu, uint64_t from_ts, uint64_t to_ts,
+			 uint64_t count)
+{
+	s->c.lost_events += count;
+	s->c.lost_gaps++;
+	gpulat_tracker_lost_range(s->tracker, cpu, from_ts, to_ts, count);
+}
+
+const struct gpulat_job *gpulat_session_last_job(const struct gpulat_session *s)
+{
+	return s->have_last_ev ? gpulat_tracker_last_job(s->tracker) : NULL;
+}
+
+const struct gpulat_event *gpulat_session_last_event(const struct gpulat_session *s)
+{
+	return s->have_last_ev ? &s->last_ev : NULL;
+}
+
+/**
+ * gpulat_session_finish - end of pushed input
+ * @s: session
+ *
+ * Return: 0 or -errno (a second call returns 0 and does nothing).
+ */
+int gpulat_session_finish(struct gpulat_session *s)
+{
+	if (s->finished)
+		return 0;
+	if (!s->started)
+		gpulat__session_configure(s, GPULAT_ERA_NONE, false);
+	gpulat_tracker_flush(s->tracker, s->c.last_ts == GPULAT_NONE ? 0 : s->c.last_ts);
+	return gpulat__session_end(s);
+}
+
+/* ------------------------------------------------------------------------ */
+/* results                                                                    */
+
+void gpulat_session_counts(const struct gpulat_session *s, struct gpulat_session_counts *c)
+{
+	size_t sz = c->sz;
+
+	if (sz < sizeof(size_t))
+		return;
+	memcpy(c, &s->c, sz < sizeof(s->c) ? sz : sizeof(s->c));
+	c->sz = sz;
+}
+
+uint64_t gpulat_session_kind_count(const struct gpulat_session *s, enum gpulat_kind kind)
+{
+	if ((unsigned int)kind >= GPULAT_EV__COUNT)
+		return 0;
+	return s->kind[kind];
+}
+
+void gpulat_session_tracker_counters(const struct gpulat_session *s,
+				     struct gpulat_tracker_counters *c)
+{
+	if (s->finished)
+		*c = s->tc;
+	else
+		gpulat_tracker_counters(s->tracker, c);
+}
+
+enum gpulat_era gpulat_session_era(const struct gpulat_session *s)
+{
+	return s->era;
+}
+
+const struct gpulat_stats *gpulat_session_stats(const struct gpulat_session *s)
+{
+	return s->stats;
+}
+
+struct gpulat_diag *gpulat_session_diag(const struct gpulat_session *s)
+{
+	return s->diag;
+}
+
+size_t gpulat_session_nkept(const struct gpulat_session *s)
+{
+	return s->nkept;
+}
+
+const struct gpulat_worst *gpulat_session_kept(const struct gpulat_session *s, size_t i)
+{
+	return i < s->nkept ? &s->kept[i] : NULL;
+}
+
+int gpulat_session_nfiles(const struct gpulat_session *s)
+{
+	return s->nfiles;
+}
+
+static const struct sfile *sfile(const struct gpulat_session *s, int file)
+{
+	return file >= 0 && file < s->nfiles ? &s->files[file] : NULL;
+}
+
+const char *gpulat_session_path(const struct gpulat_session *s, int file)
+{
+	const struct sfile *f = sfile(s, file);
+
+	return f ? f->path : NULL;
+}
+
+int gpulat_session_cpus(const struct gpulat_session *s, int file)
+{
+	const struct sfile *f = sfile(s, file);
+
+	if (file < 0)
+		return s->c.cpus;
+	return f ? f->cpus : -EINVAL;
+}
+
+int gpulat_session_cpu_base(const struct gpulat_session *s, int file)
+{
+	const struct sfile *f = sfile(s, file);
+
+	return f ? f->cpu_base : -EINVAL;
+}
+
+struct tep_handle *gpulat_session_tep(const struct gpulat_session *s, int file)
+{
+	const struct sfile *f = sfile(s, file);
+
+	return f ? f->tep : NULL;
+}
+
+struct gpulat_binding *gpulat_session_binding(const struct gpulat_session *s, int file)
+{
+	const struct sfile *f = sfile(s, file);
+
+	return f ? f->b : NULL;
+}
+
+const char *gpulat_session_intern(struct gpulat_session *s, const char *str)
+{
+	return str ? gpulat__strtab_intern(s->str, str) : NULL;
+}
