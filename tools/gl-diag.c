@@ -18,45 +18,8 @@
 #include <json-c/json.h>
 
 #include "gpulat-diag.h"
-#include "gpulat-read.h"
 #include "gpu-latency.h"
 #include "gl-table.h"
-
-int gl_diag_init(struct gl_run *r)
-{
-	const struct gl_opts *o = r->opts;
-	struct gpulat_diag_opts d;
-
-	if (!o->explain && !o->fence_path)
-		return 0;
-	gpulat_diag_opts_init(&d);
-	d.stall_threshold_ns = o->stats.stall_threshold_ns;
-	d.top_n = o->stats.top_n;
-	d.worst_by = o->stats.worst_by;
-	d.gpu_irq = o->gpu_irq;
-	d.gpu_irq_name = o->gpu_irq_name;
-	r->diag = gpulat_diag_new(&d);
-	return r->diag ? 0 : -ENOMEM;
-}
-
-/* the reader's per-event hook */
-int gl_diag_event(const struct gpulat_event *ev, struct tep_record *rec, int file, void *data)
-{
-	struct gl_run *r = data;
-
-	return gpulat_diag_feed(r->diag, ev, gpulat_reader_tep(r->reader, file), rec);
-}
-
-int gl_diag_finish(struct gl_run *r)
-{
-	return gpulat_diag_finish(r->diag, r->first_ts, r->last_ts);
-}
-
-void gl_diag_free(struct gl_run *r)
-{
-	gpulat_diag_free(r->diag);
-	r->diag = NULL;
-}
 
 /* ------------------------------------------------------------------------ */
 /* text                                                                       */

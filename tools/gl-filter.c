@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The job filter: --dev, --ring, --pid, --comm (each repeatable, comma lists),
- * --start/--end. Applied to finished jobs, after linking, so the ring FIFO
- * (start_ts) of a kept job still accounts for the jobs filtered out.
+ * The job filter's options: --dev, --ring, --pid, --comm (each repeatable,
+ * comma lists), --start/--end. The session (lib/filter.c) applies them.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpulat-session.h"
 #include "gpu-latency.h"
 
 int gl_strlist_add(struct gl_strlist *l, const char *csv)
@@ -45,21 +45,6 @@ void gl_strlist_free(struct gl_strlist *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
-}
-
-static bool strlist_match(const struct gl_strlist *l, const char *s)
-{
-	size_t i;
-
-	if (!l->n)
-		return true;
-	if (!s)
-		return false;
-	for (i = 0; i < l->n; i++) {
-		if (strcmp(l->v[i], s) == 0)
-			return true;
-	}
-	return false;
 }
 
 void gl_filter_init(struct gl_filter *f)
@@ -114,41 +99,17 @@ bool gl_filter_active(const struct gl_filter *f)
 	       f->start_ns || f->end_ns != UINT64_MAX;
 }
 
-/* the time a job is placed at for --start/--end: its first seen stage */
-static uint64_t job_ref_ts(const struct gpulat_job *job)
+/* the lists as the session's filter options (pointers into @f) */
+void gl_filter_session_opts(const struct gl_filter *f, struct gpulat_session_opts *so)
 {
-	int st;
-
-	for (st = 0; st < GPULAT_ST__COUNT; st++) {
-		if (job->ts[st] != GPULAT_NONE)
-			return job->ts[st];
-	}
-	return GPULAT_NONE;
-}
-
-bool gl_filter_job(const struct gl_filter *f, const struct gpulat_job *job)
-{
-	if (f->start_ns || f->end_ns != UINT64_MAX) {
-		uint64_t ts = job_ref_ts(job);
-
-		if (ts == GPULAT_NONE || ts < f->start_ns || ts > f->end_ns)
-			return false;
-	}
-	if (!strlist_match(&f->devs, job->dev))
-		return false;
-	if (!strlist_match(&f->rings, job->ring))
-		return false;
-	if (!strlist_match(&f->comms, job->comm))
-		return false;
-	if (f->npids) {
-		size_t i;
-
-		for (i = 0; i < f->npids; i++) {
-			if (f->pids[i] == job->pid)
-				break;
-		}
-		if (i == f->npids)
-			return false;
-	}
-	return true;
+	so->devs = (const char * const *)f->devs.v;
+	so->n_devs = f->devs.n;
+	so->rings = (const char * const *)f->rings.v;
+	so->n_rings = f->rings.n;
+	so->comms = (const char * const *)f->comms.v;
+	so->n_comms = f->comms.n;
+	so->pids = f->pids;
+	so->n_pids = f->npids;
+	so->start_ns = f->start_ns;
+	so->end_ns = f->end_ns;
 }

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Reading: the core library's reader (gpulat-read.h) opens and checks the
- * files, binds their GPU events and streams every record, merged in time
- * order, into one tracker; the finished jobs come back here, go through the
- * filter (gl-filter.c) and into the statistics.
- *
- * Memory stays O(jobs in flight): records are never kept, only the tracker's
- * open jobs and the statistics' per-group state.
+ * Reading: one gpulat session (gpulat-session.h) per input set. The session
+ * opens and checks the files, links, filters, counts and diagnoses; this
+ * file gives it the command line's options, prints its messages and copies
+ * its results into struct gl_run for the renderers. The --jobs rows are a
+ * session listener (gl-jobs.c).
  *
  * Every problem is reported as one line naming the file, before anything is
  * printed on stdout.
@@ -15,109 +13,75 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpulat-diag.h"
-#include "gpulat-read.h"
+#include "gpulat-session.h"
 #include "gpu-latency.h"
 
-static void gl_warn(const char *msg, void *data)
+/* the session's one error channel: errors, warnings (unless -q), hints */
+static void gl_msg(enum gpulat_msg_level level, const char *text, void *data)
 {
-	struct gl_run *r = data;
+	const struct gl_run *r = data;
 
-	if (!r->opts->quiet)
-		fprintf(stderr, "%s: warning: %s\n", GL_NAME, msg);
+	switch (level) {
+	case GPULAT_MSG_ERROR:
+		fprintf(stderr, "%s: %s\n", GL_NAME, text);
+		break;
+	case GPULAT_MSG_WARN:
+		if (!r->opts->quiet)
+			fprintf(stderr, "%s: warning: %s\n", GL_NAME, text);
+		break;
+	case GPULAT_MSG_HINT:
+		fputs(text, stderr);
+		break;
+	}
 }
 
-/* what to record, per kernel era; printed when a trace has no GPU events */
-static void hint_record(void)
+static int gl_job_row(const struct gpulat_job *job, void *data)
 {
-	fprintf(stderr,
-		"  record the GPU scheduler events, for example:\n"
-		"    Linux 6.17+:     trace-cmd record -e gpu_scheduler:drm_sched_job_queue"
-		" -e gpu_scheduler:drm_sched_job_run -e gpu_scheduler:drm_sched_job_done"
-		" -e gpu_scheduler:drm_sched_job_add_dep"
-		" -e gpu_scheduler:drm_sched_job_unschedulable -e dma_fence:dma_fence_signaled"
-		" COMMAND\n"
-		"    Linux 5.7-6.16:  trace-cmd record -e gpu_scheduler:drm_sched_job"
-		" -e gpu_scheduler:drm_run_job -e gpu_scheduler:drm_sched_process_job"
-		" -e gpu_scheduler:drm_sched_job_wait_dep -e dma_fence:dma_fence_signaled"
-		" COMMAND\n"
-		"    Linux 4.16-5.6:  trace-cmd record -e gpu_scheduler:drm_sched_job"
-		" -e gpu_scheduler:drm_sched_process_job -e gpu_scheduler:drm_sched_job_wait_dep"
-		" -e dma_fence:dma_fence_signaled COMMAND\n"
-		"    any era:         trace-cmd record -e gpu_scheduler -e dma_fence COMMAND\n");
+	return gl_jobs_write(data, job);
 }
-
-/* ------------------------------------------------------------------------ */
-
-static void gl_job(const struct gpulat_job *job, void *data)
-{
-	struct gl_run *r = data;
-	int ret;
-
-	r->jobs_seen++;
-	if (r->err || !gl_filter_job(&r->opts->filter, job))
-		return;
-	r->jobs++;
-
-	ret = gpulat_stats_add(r->stats, job);
-	if (ret < 0)
-		goto fail;
-	if (r->diag) {
-		ret = gpulat_diag_job(r->diag, job);
-		if (ret < 0)
-			goto fail;
-	}
-
-	switch (job->status) {
-	case GPULAT_JOB_COMPLETE:
-		break;
-	case GPULAT_JOB_INCOMPLETE:
-		r->n_incomplete++;
-		break;
-	case GPULAT_JOB_LOST:
-		r->n_lost++;
-		break;
-	case GPULAT_JOB_ORPHAN:
-		r->n_orphan++;
-		break;
-	}
-	if (job->status != GPULAT_JOB_COMPLETE) {
-		ret = gl_kept_add(&r->kept, job);
-		if (ret < 0)
-			goto fail;
-	}
-	if (r->jobs_tmp) {
-		ret = gl_jobs_write(r, job);
-		if (ret < 0)
-			goto fail;
-	}
-	return;
- fail:
-	r->err = ret;
-}
-
-/* ------------------------------------------------------------------------ */
 
 int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, size_t n)
 {
-	struct gpulat_tracker_ops ops = {
-		.job	= gl_job,
-		.warn	= gl_warn,
-	};
+	struct gpulat_session_opts so;
+	size_t i;
+	int ret;
 
 	memset(r, 0, sizeof(*r));
 	r->opts = o;
 	r->files = files;
 	r->nfiles = n;
 	r->first_ts = UINT64_MAX;
-	r->kept.cap = o->top;
 
-	r->tracker = gpulat_tracker_new(&ops, r);
-	r->stats = gpulat_stats_new(&o->stats);
-	if (!r->tracker || !r->stats || gl_diag_init(r) < 0)
-		return -ENOMEM;
-	if (o->jobs && o->format != GL_FMT_TEXT)
-		return gl_jobs_open(r);
+	gpulat_session_opts_init(&so);
+	gl_filter_session_opts(&o->filter, &so);
+	so.stall_threshold_ns = o->stats.stall_threshold_ns;
+	so.top_n = o->stats.top_n;
+	so.worst_by = o->stats.worst_by;
+	if (o->explain)
+		so.features |= GPULAT_FEAT_EXPLAIN;
+	if (o->fence_path)
+		so.features |= GPULAT_FEAT_FENCE_PATH;
+	so.gpu_irq = o->gpu_irq;
+	so.gpu_irq_name = o->gpu_irq_name;
+	so.msg = gl_msg;
+	so.msg_data = r;
+
+	r->session = gpulat_session_new(&so);
+	if (!r->session)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		ret = gpulat_session_add_file(r->session, files[i]);
+		if (ret < 0)
+			return ret;
+	}
+	if (o->jobs && o->format != GL_FMT_TEXT) {
+		struct gpulat_listener l = { .sz = sizeof(l), .job = gl_job_row };
+
+		ret = gl_jobs_open(r);
+		if (ret < 0)
+			return ret;
+		return gpulat_session_add_listener(r->session, &l, r);
+	}
 	return 0;
 }
 
@@ -137,20 +101,12 @@ const char *gl_run_label(const struct gl_run *r, char *buf, size_t len)
 	return buf;
 }
 
-
 void gl_run_free(struct gl_run *r)
 {
-	if (r->tracker)
-		gpulat_tracker_free(r->tracker);
-	if (r->stats)
-		gpulat_stats_free(r->stats);
 	if (r->jobs_tmp)
 		fclose(r->jobs_tmp);
-	gl_kept_free(&r->kept);
-	gl_diag_free(r);
-	/* last: the interned names of the report live in its bindings */
-	if (r->reader)
-		gpulat_reader_close(r->reader);
+	/* the interned names of the report live in the session */
+	gpulat_session_free(r->session);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -162,94 +118,32 @@ void gl_run_free(struct gl_run *r)
  */
 int gl_run_read(struct gl_run *r)
 {
-	const struct gl_filter *f = &r->opts->filter;
-	struct gpulat_reader_counts c;
-	char err[1024];
-	size_t i;
-	int ret;
+	struct gpulat_session_counts c = { .sz = sizeof(c) };
+	int k;
 
-	r->reader = gpulat_reader_open(r->files, (int)r->nfiles, err, sizeof(err));
-	if (!r->reader) {
-		int e = errno;
-
-		if (e == ENODATA) {
-			/* one short line; the record lines follow, one per era */
-			char *cut = strstr(err, "; record them");
-
-			if (cut)
-				*cut = '\0';
-		}
-		fprintf(stderr, "%s: %s\n", GL_NAME, err);
-		if (e == ENODATA)
-			hint_record();
+	if (gpulat_session_run(r->session) < 0)
 		return -1;
-	}
-	gpulat_reader_set_warn(r->reader, gl_warn, r);
-	/* only --explain / --fence-path look at irq, sched and power events */
-	if (!r->diag)
-		for (i = 0; i < r->nfiles; i++)
-			gpulat_binding_set_context(gpulat_reader_binding(r->reader, (int)i),
-						   false);
-	r->era = gpulat_reader_era(r->reader);
-	r->cpus = gpulat_reader_cpus(r->reader, -1);
-
-	/* jobs of different event layouts cannot be linked as one trace */
-	for (i = 0; i < r->nfiles; i++) {
-		enum gpulat_era era;
-
-		era = gpulat_binding_era(gpulat_reader_binding(r->reader, (int)i));
-		if (era == GPULAT_ERA_NONE || era == r->era)
-			continue;
-		fprintf(stderr, "%s: %s: incompatible layout: GPU events of kernel era %s, but "
-			"the other input has era %s (analyse them one by one, or use --compare)\n",
-			GL_NAME, r->files[i], gpulat_era_name(era), gpulat_era_name(r->era));
-		return -1;
-	}
-
-	ret = gpulat_reader_run(r->reader, r->tracker, r->diag ? gl_diag_event : NULL, r,
-				err, sizeof(err));
-	if (ret < 0 || r->err) {
-		if (ret < 0)
-			fprintf(stderr, "%s: %s\n", GL_NAME, err);
-		else
-			fprintf(stderr, "%s: %s: %s\n", GL_NAME, r->files[0], strerror(-r->err));
-		return -1;
-	}
-	gpulat_reader_counts(r->reader, &c);
-	gpulat_reader_span(r->reader, &r->first_ts, &r->last_ts);
+	gpulat_session_counts(r->session, &c);
+	gpulat_session_tracker_counters(r->session, &r->counters);
+	r->stats = gpulat_session_stats(r->session);
+	r->diag = gpulat_session_diag(r->session);
+	r->era = c.era;
+	r->cpus = c.cpus;
+	r->first_ts = c.first_ts;
+	r->last_ts = c.last_ts;
+	r->span_first = c.span_first;
+	r->span_last = c.span_last;
 	r->events = c.events;
 	r->gpu_events = c.gpu_events;
-	memcpy(r->kind, c.kind, sizeof(r->kind));
+	for (k = 0; k < GPULAT_EV__COUNT; k++)
+		r->kind[k] = gpulat_session_kind_count(r->session, k);
+	r->damaged = c.damaged;
 	r->lost_events = c.lost_events;
 	r->lost_unknown = c.lost_gaps;
-	r->damaged = c.damaged;
-
-	if (!r->events || r->first_ts == GPULAT_NONE) {
-		fprintf(stderr, "%s: %s: the trace holds no events at all (empty recording)\n",
-			GL_NAME, r->files[0]);
-		hint_record();
-		return -1;
-	}
-	if (!c.kind[GPULAT_EV_QUEUE] && !c.kind[GPULAT_EV_RUN] && !c.kind[GPULAT_EV_DONE] &&
-	    !c.kind[GPULAT_EV_AMD_CS] && !c.kind[GPULAT_EV_AMD_RUN]) {
-		fprintf(stderr, "%s: %s: no GPU scheduler events were recorded (the trace has "
-			"their formats but no records)\n", GL_NAME,
-			r->nfiles == 1 ? r->files[0] : "(all files)");
-		hint_record();
-		return -1;
-	}
-	gpulat_tracker_counters(r->tracker, &r->counters);
-
-	r->span_first = r->first_ts > f->start_ns ? r->first_ts : f->start_ns;
-	r->span_last = r->last_ts < f->end_ns ? r->last_ts : f->end_ns;
-	if (r->span_last < r->span_first)
-		r->span_last = r->span_first;
-	gpulat_stats_set_span(r->stats, r->span_first, r->span_last);
-	if (r->diag)
-		gl_diag_finish(r);
-	if (gpulat_stats_finish(r->stats) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", GL_NAME, r->files[0], strerror(ENOMEM));
-		return -1;
-	}
+	r->jobs = c.jobs;
+	r->jobs_seen = c.jobs_seen;
+	r->n_incomplete = c.incomplete;
+	r->n_lost = c.lost;
+	r->n_orphan = c.orphan;
 	return 0;
 }

@@ -376,34 +376,3 @@ int gl_jobs_copy(const struct gl_run *r, FILE *out)
 	}
 	return ferror(r->jobs_tmp) ? -EIO : 0;
 }
-
-/* ------------------------------------------------------------------------ */
-/* The kept sample of jobs that did not complete                               */
-
-int gl_kept_add(struct gl_kept *k, const struct gpulat_job *job)
-{
-	struct gpulat_worst *w;
-
-	if (k->n >= k->cap)
-		return 0;
-	if (!k->v) {
-		k->v = calloc(k->cap, sizeof(*k->v));
-		if (!k->v)
-			return -ENOMEM;
-	}
-	w = &k->v[k->n++];
-	memset(w, 0, sizeof(*w));
-	w->job = *job;
-	w->job.deps = NULL;
-	w->dep_wait = job->dep_wait;
-	if (job->deps && job->n_deps)
-		w->dep_ring = job->deps[0].ring;
-	return 0;
-}
-
-void gl_kept_free(struct gl_kept *k)
-{
-	free(k->v);
-	k->v = NULL;
-	k->n = 0;
-}

@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "gpulat-session.h"
 #include "gpu-latency.h"
 
 #ifndef GST_VERSION
@@ -256,8 +257,8 @@ struct json_object *gl_json_run(const struct gl_run *r)
 	add(o, "stalls_total", json_object_new_uint64(gpulat_stats_stalls_total(r->stats)));
 
 	a = json_object_new_array();
-	for (i = 0; i < r->kept.n; i++)
-		json_object_array_add(a, gl_json_job(&r->kept.v[i].job));
+	for (i = 0; i < gpulat_session_nkept(r->session); i++)
+		json_object_array_add(a, gl_json_job(&gpulat_session_kept(r->session, i)->job));
 	add(o, "incomplete", a);
 	return o;
 }

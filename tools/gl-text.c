@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpulat-read.h"
+#include "gpulat-session.h"
 #include "gpu-latency.h"
 #include "gl-table.h"
 
@@ -156,10 +156,10 @@ static void print_header(const struct gl_run *r, FILE *out)
 		(unsigned long long)r->n_orphan);
 	fprintf(out, "  %-12s %d", "CPUs", r->cpus);
 	if (r->nfiles > 1) {
-		/* the reader numbers the CPUs of the files one after the other */
+		/* the session numbers the CPUs of the files one after the other */
 		for (i = 0; i < r->nfiles; i++) {
-			int base = gpulat_reader_cpu_base(r->reader, (int)i);
-			int n = gpulat_reader_cpus(r->reader, (int)i);
+			int base = gpulat_session_cpu_base(r->session, (int)i);
+			int n = gpulat_session_cpus(r->session, (int)i);
 
 			fprintf(out, "%s%s [%03d]-[%03d]", i ? ", " : " (", r->files[i], base,
 				base + n - 1);
@@ -452,6 +452,7 @@ static const char * const inc_head[] = {
 static int print_incomplete(const struct gl_run *r, FILE *out)
 {
 	uint64_t n = r->n_incomplete + r->n_lost + r->n_orphan;
+	size_t nkept = gpulat_session_nkept(r->session);
 	struct gl_table t;
 	char rank[32];
 	size_t i;
@@ -466,8 +467,8 @@ static int print_incomplete(const struct gl_run *r, FILE *out)
 		(unsigned long long)r->n_incomplete, (unsigned long long)r->n_lost,
 		(unsigned long long)r->n_orphan);
 	gl_table_init(&t, "lllrrrrrlllll", inc_head);
-	for (i = 0; i < r->kept.n; i++) {
-		const struct gpulat_job *j = &r->kept.v[i].job;
+	for (i = 0; i < nkept; i++) {
+		const struct gpulat_job *j = &gpulat_session_kept(r->session, i)->job;
 		char lost[64] = "";
 		int st;
 
@@ -481,9 +482,9 @@ static int print_incomplete(const struct gl_run *r, FILE *out)
 		gl_table_cell(&t, "%s", *lost ? lost : "-");
 	}
 	ret = gl_table_print(&t, out, "  ");
-	if (n > r->kept.n)
+	if (n > nkept)
 		fprintf(out, "  ... %llu more (--top N shows more; --jobs lists every job)\n",
-			(unsigned long long)(n - r->kept.n));
+			(unsigned long long)(n - nkept));
 	gl_table_free(&t);
 	return ret;
 }

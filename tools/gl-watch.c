@@ -37,6 +37,7 @@
 
 #include "gpulat.h"
 #include "gpulat-diag.h"
+#include "gpulat-session.h"
 #include "gpulat-tracecmd.h"
 #include "gpu-latency.h"
 
@@ -80,6 +81,7 @@ struct watch {
 	struct kbuffer	*kb;
 	struct gpulat_binding *bind;
 	struct gpulat_tracker *tracker;
+	struct gpulat_filter *filter;	/* --dev/--ring/--pid/--comm/--start/--end */
 	struct gpulat_stats *stats;	/* of the current interval */
 	struct w_cpu	*cpus;
 	int		ncpus;
@@ -229,7 +231,7 @@ static void w_job(const struct gpulat_job *job, void *data)
 {
 	struct watch *w = data;
 
-	if (!gl_filter_job(&w->o->filter, job))
+	if (!gpulat_filter_job(w->filter, job))
 		return;
 	w->interval_jobs++;
 	w->total_jobs++;
@@ -667,6 +669,7 @@ static int setup_reading(struct watch *w)
 	const char *systems[] = { "gpu_scheduler", "gpu_sched", "dma_fence", "amdgpu", "irq",
 				  "sched", "power", NULL };
 	struct gpulat_tracker_ops ops = { .job = w_job, .warn = w_warn };
+	struct gpulat_session_opts so;
 	int c;
 
 	w->tep = tracefs_local_events_system(w->dir, systems);
@@ -679,7 +682,10 @@ static int setup_reading(struct watch *w)
 	w->kb = tep_kbuffer(w->tep);
 	w->bind = gpulat_binding_new(w->tep);
 	w->tracker = gpulat_tracker_new(&ops, w);
-	if (!w->kb || !w->bind || !w->tracker)
+	gpulat_session_opts_init(&so);
+	gl_filter_session_opts(&w->o->filter, &so);
+	w->filter = gpulat_filter_new(&so);
+	if (!w->kb || !w->bind || !w->tracker || !w->filter)
 		return -1;
 	if (w->o->explain) {
 		struct gpulat_diag_opts d;
@@ -738,6 +744,7 @@ static void teardown(struct watch *w)
 	if (w->tracker)
 		gpulat_tracker_free(w->tracker);
 	gpulat_diag_free(w->diag);
+	gpulat_filter_free(w->filter);
 	if (w->bind)
 		gpulat_binding_free(w->bind);
 	if (w->kb)

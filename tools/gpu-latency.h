@@ -3,9 +3,9 @@
  * trace-cmd gpu-latency: private declarations shared by the tool's files.
  *
  *   gpu-latency.c   main(): options, the run order, exit codes
- *   gl-input.c      read the trace files through gpulat_reader into gpulat
+ *   gl-input.c      the options into a gpulat session, its results into gl_run
  *   gl-table.c      aligned text tables
- *   gl-filter.c     --dev/--ring/--pid/--comm/--start/--end job filter
+ *   gl-filter.c     --dev/--ring/--pid/--comm/--start/--end option lists
  *   gl-units.c      parse and print durations and trace-cmd style timestamps
  *   gl-jobs.c       per-job rows (--jobs) and the kept incomplete jobs
  *   gl-text.c       the default text report and --hist
@@ -28,7 +28,8 @@
 
 #include "gpulat.h"
 
-struct gpulat_reader;
+struct gpulat_session;
+struct gpulat_diag;
 
 #define GL_NAME		"trace-cmd gpu-latency"
 
@@ -85,13 +86,6 @@ struct gl_opts {
 	uint64_t	duration_ns;	/* --duration (watch), 0 = until Ctrl-C */
 };
 
-/* What the report says about lost/incomplete jobs: a bounded sample. */
-struct gl_kept {
-	struct gpulat_worst *v;
-	size_t		n;
-	size_t		cap;
-};
-
 /*
  * One analysis: one input set (several files merged in time), its gpulat
  * state and results. --compare makes two.
@@ -100,11 +94,10 @@ struct gl_run {
 	const struct gl_opts *opts;
 	const char	**files;
 	size_t		nfiles;
-	struct gpulat_reader *reader;	/* open inputs; owns the interned names */
-	struct gpulat_tracker *tracker;
-	struct gpulat_stats *stats;
+	struct gpulat_session *session;	/* the pipeline; owns the interned names */
+	const struct gpulat_stats *stats;
+	struct gpulat_diag *diag;	/* --explain / --fence-path */
 	struct gpulat_tracker_counters counters;
-	struct gl_kept	kept;		/* incomplete / lost / orphan jobs */
 	FILE		*jobs_tmp;	/* --jobs rows, copied out at the end */
 	enum gpulat_era	era;
 	uint64_t	first_ts;	/* of ANY record */
@@ -123,9 +116,7 @@ struct gl_run {
 	uint64_t	n_lost;
 	uint64_t	n_orphan;
 	uint64_t	jobs_rows;	/* rows written to jobs_tmp */
-	int		cpus;		/* max over the files */
-	int		err;		/* negative errno from a callback */
-	struct gpulat_diag *diag;	/* --explain / --fence-path */
+	int		cpus;		/* summed over the files */
 };
 
 /* gl-input.c */
@@ -140,8 +131,9 @@ void gl_strlist_free(struct gl_strlist *l);
 void gl_filter_init(struct gl_filter *f);
 void gl_filter_free(struct gl_filter *f);
 int gl_filter_add_pids(struct gl_filter *f, const char *csv);
-bool gl_filter_job(const struct gl_filter *f, const struct gpulat_job *job);
 bool gl_filter_active(const struct gl_filter *f);
+struct gpulat_session_opts;
+void gl_filter_session_opts(const struct gl_filter *f, struct gpulat_session_opts *so);
 
 /* gl-units.c */
 int gl_parse_duration(const char *s, uint64_t *ns);
@@ -158,8 +150,6 @@ int gl_jobs_open(struct gl_run *r);
 int gl_jobs_write(struct gl_run *r, const struct gpulat_job *job);
 int gl_jobs_copy(const struct gl_run *r, FILE *out);
 void gl_job_csv_header(FILE *out);
-int gl_kept_add(struct gl_kept *k, const struct gpulat_job *job);
-void gl_kept_free(struct gl_kept *k);
 const char *gl_status_name(enum gpulat_job_status st);
 const char *gl_stage_name(enum gpulat_stage st);
 void gl_csv_str(FILE *out, const char *s);
@@ -189,11 +179,6 @@ struct json_object *gl_json_job(const struct gpulat_job *job);
 int gl_json_print(const struct gl_run *r, struct json_object *o, FILE *out);
 
 /* gl-diag.c */
-struct tep_record;
-int gl_diag_init(struct gl_run *r);
-int gl_diag_event(const struct gpulat_event *ev, struct tep_record *rec, int file, void *data);
-int gl_diag_finish(struct gl_run *r);
-void gl_diag_free(struct gl_run *r);
 int gl_diag_text(const struct gl_run *r, FILE *out);
 void gl_diag_json(const struct gl_run *r, struct json_object *o);
 
