@@ -1114,3 +1114,26 @@ int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 		return 0;
 	return decode_event(b, bd, rec, ev);
 }
+
+/**
+ * gpulat__event_def - one entry of GPULAT_EVENTS, for readers without formats
+ * @i: index, from 0
+ * @sys: its system ("gpu_scheduler", "dma_fence", ...)
+ * @name: its event name
+ * @kind: its normalized kind
+ *
+ * The text reader (read-text.c) knows events by name only; it takes the
+ * names and kinds from this one list so that both readers agree on them.
+ *
+ * Return: 0, or -ENOENT past the end.
+ */
+int gpulat__event_def(unsigned int i, const char **sys, const char **name,
+		      enum gpulat_kind *kind)
+{
+	if (i >= GPULAT_ARRAY_SIZE(evdefs))
+		return -ENOENT;
+	*sys = evdefs[i].system;
+	*name = evdefs[i].name;
+	*kind = evdefs[i].kind;
+	return 0;
+}

@@ -99,6 +99,11 @@ size_t gpulat__qbucket(uint64_t v);
 uint64_t gpulat__qbucket_low(size_t b);
 size_t gpulat__qbuckets(void);
 
+/* ---- the event list of bind.c (GPULAT_EVENTS), by index ------------------ */
+
+int gpulat__event_def(unsigned int i, const char **sys, const char **name,
+		      enum gpulat_kind *kind);
+
 /* ---- log2 histogram (hist.c) ---------------------------------------------- */
 
 unsigned int gpulat__hist_bucket(uint64_t v);
