@@ -9,6 +9,10 @@
  *                                exit 77 (skip) when there is none yet, 1 when a
  *                                DIR/NAME.dat has no truth file
  *
+ * With --text LOG [--tol NS] the jobs come from the text reader over LOG (the
+ * same recording as `trace-cmd report` or tracefs text): every timestamp and
+ * duration within NS of the truth (the text's resolution), counts exact.
+ *
  * Things a reader of the trace alone cannot know are not compared, and each
  * such case is named: the timestamps of stages whose events were lost, and
  * the start (hence hw_queue, exec, busy) of jobs that follow a job whose done
@@ -30,10 +34,18 @@
 
 #include "gpulat.h"
 #include "gpulat-read.h"
+#include "gpulat-text.h"
 
 #define NONE		GPULAT_NONE
 #define MAX_REPORT	25
 #define SKIP		77
+
+/* --text LOG: the jobs from the text reader; --tol NS: times within NS */
+static const char *text_log;
+static uint64_t tol;
+static bool text_plugin;
+static bool text_bad;			/* lines the text reader could not use */
+static struct gpulat_text *text_reader;	/* owns the strings of the text jobs */
 
 struct ojob {
 	struct gpulat_job	j;
@@ -94,6 +106,24 @@ static void cmp_u64(struct check *c, const char *what, const char *job, uint64_t
 	if (truth != ours)
 		bad(c, "%s %s: truth %s, ours %s", job, what, nstr(truth, a, sizeof(a)),
 		    nstr(ours, b, sizeof(b)));
+}
+
+/* a timestamp or duration: within tol of the truth (exact without --tol) */
+static void cmp_time(struct check *c, const char *what, const char *job, uint64_t truth,
+		     uint64_t ours, uint64_t slack)
+{
+	char a[32], b[32];
+
+	c->compared++;
+	if (truth == NONE || ours == NONE || !slack) {
+		if (truth != ours)
+			bad(c, "%s %s: truth %s, ours %s", job, what, nstr(truth, a, sizeof(a)),
+			    nstr(ours, b, sizeof(b)));
+		return;
+	}
+	if ((truth > ours ? truth - ours : ours - truth) > slack)
+		bad(c, "%s %s: truth %s, ours %s (more than %" PRIu64 " ns apart)", job, what,
+		    nstr(truth, a, sizeof(a)), nstr(ours, b, sizeof(b)), slack);
 }
 
 /* ---- json helpers ----------------------------------------------------------- */
@@ -181,6 +211,53 @@ static void on_warn(const char *msg, void *data)
 	fprintf(stderr, "warning: %s\n", msg);
 }
 
+/* the same through the text reader (its strings live until exit: leaked) */
+static int run_text(struct run *r, struct gpulat_tracker **tp, struct gpulat_reader **rp)
+{
+	struct gpulat_tracker_ops ops = { .job = on_job, .warn = on_warn };
+	struct gpulat_text_info info;
+	struct gpulat_text *x;
+	struct gpulat_tracker *t;
+	char err[1024];
+
+	x = gpulat_text_open(text_log, err, sizeof(err));
+	if (!x) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	gpulat_text_set_warn(x, on_warn, r);
+	r->stats = gpulat_stats_new(NULL);
+	t = gpulat_tracker_new(&ops, r);
+	if (!r->stats || !t)
+		abort();
+	if (gpulat_text_run(x, t, NULL, NULL, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	gpulat_text_info(x, &info);
+	memset(&r->c, 0, sizeof(r->c));
+	r->c.events = info.events;
+	r->c.gpu_events = info.gpu_events;
+	r->c.lost_events = info.lost_events;
+	memcpy(r->c.kind, info.kind, sizeof(r->c.kind));
+	r->first = info.first_ts;
+	r->last = info.last_ts;
+	r->era = info.era;
+	r->cpus = info.cpus;
+	text_plugin = info.plugin;
+	printf("%s: text (%s%s), resolution %" PRIu64 " ns, %" PRIu64 " lines, %" PRIu64
+	       " not parsed\n", text_log, gpulat_text_layout_name(info.layout),
+	       info.plugin ? ", plugin" : "", info.resolution_ns, info.lines, info.unparsed);
+	if (info.unparsed || info.bad_args)
+		text_bad = true;
+	text_reader = x;
+	gpulat_stats_set_span(r->stats, r->first, r->last);
+	gpulat_stats_finish(r->stats);
+	*tp = t;
+	*rp = NULL;
+	return 0;
+}
+
 static int run_lib(const char *path, struct run *r, struct gpulat_tracker **tp,
 		   struct gpulat_reader **rp)
 {
@@ -189,6 +266,8 @@ static int run_lib(const char *path, struct run *r, struct gpulat_tracker **tp,
 	struct gpulat_reader *rd;
 	struct gpulat_tracker *t;
 
+	if (text_log)
+		return run_text(r, tp, rp);
 	rd = gpulat_reader_open(&path, 1, err, sizeof(err));
 	if (!rd) {
 		fprintf(stderr, "%s\n", err);
@@ -338,7 +417,7 @@ static void check_job(struct check *c, json_object *tj, struct ojob *o, bool aff
 			c->skipped++;
 			continue;
 		}
-		cmp_u64(c, stk[st][0], name, ju64(tj, stk[st][0]), j->ts[st]);
+		cmp_time(c, stk[st][0], name, ju64(tj, stk[st][0]), j->ts[st], tol);
 		if (ju64(tj, stk[st][0]) != NONE && j->ts[st] != NONE &&
 		    jint(tj, stk[st][1], -1) != j->cpu[st])
 			bad(c, "%s %s: truth %d, ours %d", name, stk[st][1],
@@ -346,8 +425,10 @@ static void check_job(struct check *c, json_object *tj, struct ojob *o, bool aff
 	}
 	if (!lost && !affected) {
 		for (i = 0; i < sizeof(mk) / sizeof(mk[0]); i++)
-			cmp_u64(c, mk[i].k, name, ju64(tj, mk[i].k),
-				*(const uint64_t *)((const char *)j + mk[i].off));
+			/* durations: both ends are rounded */
+			cmp_time(c, mk[i].k, name, ju64(tj, mk[i].k),
+				 *(const uint64_t *)((const char *)j + mk[i].off),
+				 i ? 2 * tol : tol);
 	} else {
 		c->skipped++;
 	}
@@ -358,7 +439,8 @@ static void check_job(struct check *c, json_object *tj, struct ojob *o, bool aff
 			bad(c, "%s comm: truth %s, ours %s", name, jstr(tj, "comm"), j->comm);
 		cmp_u64(c, "client_id", name, ju64(tj, "client_id"), j->client_id);
 	}
-	if (jstr(tj, "fence_ptr")) {
+	/* our plugin prints a 16-bit handle of the pointer */
+	if (jstr(tj, "fence_ptr") && !text_plugin) {
 		char p[32];
 
 		snprintf(p, sizeof(p), "0x%" PRIx64, j->fence_ptr);
@@ -427,9 +509,14 @@ static void check_summary(struct check *c, const char *ring, const char *m, json
 		if (!strcmp(f[i].k, "n") && ours == 0)
 			ours = 0;
 		snprintf(what, sizeof(what), "%s.%s", m, f[i].k);
-		cmp_u64(c, what, ring, ju64(ts, f[i].k), ours);
+		if (i)
+			cmp_time(c, what, ring, ju64(ts, f[i].k), ours, 2 * tol);
+		else
+			cmp_u64(c, what, ring, ju64(ts, f[i].k), ours);
 	}
-	if (jget(ts, "stddev") && !json_object_is_type(jget(ts, "stddev"), json_type_null)) {
+	if (tol) {
+		c->skipped++;	/* stddev of rounded values: not compared */
+	} else if (jget(ts, "stddev") && !json_object_is_type(jget(ts, "stddev"), json_type_null)) {
 		sd = json_object_get_double(jget(ts, "stddev"));
 		c->compared++;
 		if (fabs(sd - s->stddev) > 1e-6 * (sd > 1 ? sd : 1))
@@ -498,10 +585,14 @@ static void check_rings(struct check *c, json_object *rings, json_object *tjobs,
 			c->skipped++;
 			continue;
 		}
-		cmp_u64(c, "busy_ns", name, ju64(tr, "busy_ns"), gr->busy_ns);
+		/* each busy interval has two rounded ends */
+		cmp_time(c, "busy_ns", name, ju64(tr, "busy_ns"), gr->busy_ns,
+			 2 * tol * (gr->jobs + 1));
 		pct = json_object_get_double(jget(tr, "busy_pct"));
 		c->compared++;
-		if (fabs(pct - gr->busy_pct) > 1e-9 * (pct > 1 ? pct : 1))
+		if (tol)
+			c->skipped++;
+		else if (fabs(pct - gr->busy_pct) > 1e-9 * (pct > 1 ? pct : 1))
 			bad(c, "%s busy_pct: truth %.12g, ours %.12g", name, pct, gr->busy_pct);
 	}
 }
@@ -531,8 +622,8 @@ static int check_truth(const char *dat, const char *truth_path)
 	dma_fence = jbool(jget(tr, "options"), "dma_fence");
 	if (!era || strcmp(era, gpulat_era_name(r.era)))
 		bad(&c, "era: truth %s, ours %s", era, gpulat_era_name(r.era));
-	cmp_u64(&c, "first_ts", "trace", ju64(tr, "first_ts"), r.first);
-	cmp_u64(&c, "last_ts", "trace", ju64(tr, "last_ts"), r.last);
+	cmp_time(&c, "first_ts", "trace", ju64(tr, "first_ts"), r.first, tol);
+	cmp_time(&c, "last_ts", "trace", ju64(tr, "last_ts"), r.last, tol);
 	cmp_u64(&c, "cpus", "trace", ju64(tr, "cpus"), (uint64_t)r.cpus);
 	counts = jget(tr, "counts");
 	cmp_u64(&c, "events", "trace", ju64(counts, "events"), r.c.events);
@@ -595,7 +686,9 @@ static int check_truth(const char *dat, const char *truth_path)
 	gpulat_tracker_free(t);
 	gpulat_reader_close(rd);
 	json_object_put(tr);
-	return c.mismatches ? 1 : 0;
+	if (text_bad)
+		fprintf(stderr, "%s: lines the text reader could not parse\n", text_log);
+	return c.mismatches || text_bad ? 1 : 0;
 }
 
 /* ---- facts of real captures ---------------------------------------------------- */
@@ -767,11 +860,24 @@ static int check_dir(const char *dir)
 
 int main(int argc, char **argv)
 {
+	while (argc >= 3 && (!strcmp(argv[1], "--text") || !strcmp(argv[1], "--tol"))) {
+		if (!strcmp(argv[1], "--text"))
+			text_log = argv[2];
+		else
+			tol = strtoull(argv[2], NULL, 10);
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc == 3 && !strcmp(argv[1], "--dir"))
 		return check_dir(argv[2]);
-	if (argc == 2 || argc == 3)
-		return check_one(argv[1], argc == 3 ? argv[2] : NULL);
-	fprintf(stderr, "usage: truth_check TRACE.dat [TRUTH.json|FACTS.json]\n"
+	if (argc == 2 || argc == 3) {
+		int ret = check_one(argv[1], argc == 3 ? argv[2] : NULL);
+
+		gpulat_text_close(text_reader);
+		return ret;
+	}
+	fprintf(stderr, "usage: truth_check [--text LOG [--tol NS]] TRACE.dat "
+			"[TRUTH.json|FACTS.json]\n"
 			"       truth_check --dir SAMPLES_DIR\n");
 	return 2;
 }
