@@ -755,7 +755,8 @@ static int event_line(struct gpulat_text *x, const struct lctx *c, const char *e
 	n = find_name(x, c->name, c->name_len);
 	if (!n)
 		return 0;
-	if (!x->context && n->kind >= GPULAT_EV_IRQ_ENTRY)
+	/* as bind.c: the irq/sched/power kinds are context, vblank ones are not */
+	if (!x->context && n->kind >= GPULAT_EV_IRQ_ENTRY && n->kind <= GPULAT_EV_CPU_FREQ)
 		return 0;
 
 	memset(&it, 0, sizeof(it));
@@ -792,7 +793,8 @@ static int event_line(struct gpulat_text *x, const struct lctx *c, const char *e
 	if (how & GPULAT__TX_RAWPTR)
 		x->raw_ptr = true;
 	if (n->kind == GPULAT_EV_QUEUE || n->kind == GPULAT_EV_AMD_CS ||
-	    n->kind == GPULAT_EV_FENCE_WAIT_START || n->kind == GPULAT_EV_FENCE_WAIT_END)
+	    n->kind == GPULAT_EV_FENCE_WAIT_START || n->kind == GPULAT_EV_FENCE_WAIT_END ||
+	    n->kind == GPULAT_EV_VBLANK_QUEUED || n->kind == GPULAT_EV_VBLANK_DELIVERED)
 		it.ev.comm = comm_of(x, c);
 	x->info.kind[n->kind]++;
 	if (is_gpu(n->kind))

@@ -42,6 +42,11 @@ enum tag {
 	T_PREV_STATE,	/* letters: "R" (0, runnable) or anything else */
 	T_VALUE,
 	T_CPUID,	/* cpu_frequency cpu_id / sched_waking target_cpu (in ev->irq) */
+	T_CRTC,
+	T_VBL_SEQ,
+	T_VBL_TIME,
+	T_VBL_HIGH_PREC,	/* "true" / "false" */
+	T_VBL_FILE,
 	T__COUNT,
 };
 
@@ -187,6 +192,19 @@ static const struct tfam fams[] = {
 		     { "%s:%d [%d] CPU:%d", { T_SKIP, T_NEXT_PID, T_SKIP, T_CPUID }, false },
 		     { "%s:%d [%d] success=%d CPU:%d",
 		       { T_SKIP, T_NEXT_PID, T_SKIP, T_SKIP, T_CPUID }, false }),
+		P_NONE,
+	},
+	{ /* 4.15+ (time, high-prec), then older kernels */
+		{ "drm_vblank_event" },
+		FMTS({ "crtc=%d, seq=%u, time=%lld, high-prec=%s",
+		       { T_CRTC, T_VBL_SEQ, T_VBL_TIME, T_VBL_HIGH_PREC }, false },
+		     { "crtc=%d, seq=%u", { T_CRTC, T_VBL_SEQ }, false }),
+		P_NONE,
+	},
+	{ /* the oldest kernels traced the pid instead of the drm_file */
+		{ "drm_vblank_event_queued", "drm_vblank_event_delivered" },
+		FMTS({ "file=%p, crtc=%d, seq=%u", { T_VBL_FILE, T_CRTC, T_VBL_SEQ }, false },
+		     { "pid=%d, crtc=%d, seq=%u", { T_SKIP, T_CRTC, T_VBL_SEQ }, false }),
 		P_NONE,
 	},
 	{
@@ -598,6 +616,24 @@ static int apply(const struct gpulat__tfmt_ctx *c, const struct tfmt *t, const s
 			break;
 		case T_CPUID:
 			ev->irq = (int)x->num;
+			break;
+		case T_CRTC:
+			ev->crtc = (int)x->num;
+			break;
+		case T_VBL_SEQ:
+			ev->vbl_seq = (uint32_t)x->num;
+			break;
+		case T_VBL_TIME:
+			ev->vbl_time = (int64_t)x->num;
+			ev->flags |= GPULAT_EVF_VBL_TIME;
+			break;
+		case T_VBL_HIGH_PREC:
+			if (x->len == 4 && !memcmp(x->str, "true", 4))
+				ev->flags |= GPULAT_EVF_VBL_HIGH_PREC;
+			break;
+		case T_VBL_FILE:
+			ev->vbl_file = x->num;
+			ev->flags |= GPULAT_EVF_VBL_FILE;
 			break;
 		}
 	}

@@ -449,14 +449,18 @@ static void test_other_formats(void **state)
 	"          <idle>-0     [000] d..1.   123.000007: sched_waking: comm=Xorg pid=1234 prio=120 "
 		"target_cpu=002\n"
 	"          <idle>-0     [000] d..1.   123.000008: sched_switch: swapper/0:0 [120] R ==> "
-		"kworker/0:1:31 [120]\n";
+		"kworker/0:1:31 [120]\n"
+	"          <idle>-0     [000] d.h1.   123.000009: drm_vblank_event: crtc=1, seq=4711, "
+		"time=123000008123, high-prec=true\n"
+	"            Xorg-1234  [001] .....   123.000010: drm_vblank_event_queued: "
+		"file=000000003c1d2e4f, crtc=1, seq=4712\n";
 	struct got g;
 	(void)state;
 
 	assert_int_equal(run(&g, more), 0);
 	assert_int_equal(g.info.unparsed, 0);
 	assert_int_equal(g.info.bad_args, 0);
-	assert_int_equal(g.ne, 8);
+	assert_int_equal(g.ne, 10);
 	assert_int_equal(g.e[0].id, 12);
 	assert_string_equal(g.e[0].ring, "gfx_0.0.0");
 	assert_true(g.e[0].flags & GPULAT_EVF_FENCE32);
@@ -474,6 +478,13 @@ static void test_other_formats(void **state)
 	assert_int_equal(g.e[7].prev_pid, 0);
 	assert_int_equal(g.e[7].next_pid, 31);
 	assert_int_equal(g.e[7].prev_state, 0);
+	assert_int_equal(g.e[8].kind, GPULAT_EV_VBLANK);
+	assert_int_equal(g.e[8].crtc, 1);
+	assert_int_equal(g.e[8].vbl_seq, 4711);
+	assert_int_equal(g.e[8].vbl_time, 123000008123LL);
+	assert_true(g.e[8].flags & GPULAT_EVF_VBL_HIGH_PREC);
+	assert_int_equal(g.e[9].vbl_file, 0x3c1d2e4f);
+	assert_string_equal(g.e[9].comm, "Xorg");
 	done(&g);
 }
 
