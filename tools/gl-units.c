@@ -74,6 +74,9 @@ int gl_parse_duration(const char *s, uint64_t *ns)
 		if (ret < 0)
 			return ret;
 		if (strcmp(end, units[i].unit) == 0) {
+			/* UINT64_MAX is GPULAT_NONE ("no value") everywhere */
+			if (v == GPULAT_NONE)
+				return -ERANGE;
 			*ns = v;
 			return 0;
 		}
@@ -90,6 +93,9 @@ int gl_parse_seconds(const char *s, uint64_t *ns)
 	ret = parse_fixed(s, 1000000000ULL, ns, &end);
 	if (ret < 0)
 		return ret;
+	/* GPULAT_NONE is "no timestamp" (gl_fmt_ts prints "-"): out of range */
+	if (*ns == GPULAT_NONE)
+		return -ERANGE;
 	return *end ? -EINVAL : 0;
 }
 
