@@ -965,6 +965,8 @@ static void complete(struct gpulat_tracker *t, struct job *j, const struct gpula
 				emit(t, old);
 		}
 	}
+	/* the done's job, also while it waits for its signal (not the old one) */
+	keep_last(t, j);
 }
 
 static void job_queue_fields(struct gpulat_tracker *t, struct job *j, const struct gpulat_event *ev)
@@ -1668,8 +1670,9 @@ void gpulat_tracker_flush(struct gpulat_tracker *t, uint64_t end_ts)
  *
  * For front ends that print event by event (the libtraceevent plugin): after a
  * queue or run event, the open job with the stages seen so far; after a done
- * event, the job as it was emitted. A copy, valid until the next call into the
- * tracker; @deps is NULL.
+ * event, the job as it was emitted, or, while it waits for its finished-fence
+ * signal (linger), the job with its done stage and start_ts set. A copy, valid
+ * until the next call into the tracker; @deps is NULL.
  *
  * Return: the job, or NULL when the last event belonged to no job.
  */

@@ -336,7 +336,8 @@ void gpulat_tracker_counters(const struct gpulat_tracker *t,
 
 /*
  * The job the last gpulat_tracker_feed() belonged to: after a queue or run
- * event the open job so far, after a done event the job as emitted. A copy
+ * event the open job so far, after a done event the job as emitted (or, while
+ * it waits for its finished-fence signal, with its done stage set). A copy
  * valid until the next call into the tracker (deps == NULL); NULL when the
  * event belonged to no job. For front ends that print event by event.
  */
