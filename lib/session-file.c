@@ -54,7 +54,12 @@ static void reader_warn(const char *msg, void *data)
 static int reader_hook(const struct gpulat_event *ev, struct tep_record *rec, int file,
 		       void *data)
 {
-	return gpulat__session_event(data, ev, rec, file);
+	struct gpulat_session *s = data;
+
+	/* listeners' event() may ask for the event's job (gpulat_session_last_job) */
+	s->last_ev = *ev;
+	s->have_last_ev = true;
+	return gpulat__session_event(s, ev, rec, file);
 }
 
 static void hint(struct gpulat_session *s)

@@ -228,7 +228,8 @@ void gpulat_session_lost(struct gpulat_session *s, int cpu, uint64_t from_ts, ui
 /*
  * The job the last pushed record belonged to (after a queue or run the open
  * job so far, after a done the job as finished; before the filters), a copy
- * valid until the next push; NULL when it belonged to no job.
+ * valid until the next push; NULL when it belonged to no job. Inside a
+ * listener's event() the job of that event, for file input too.
  */
 const struct gpulat_job *gpulat_session_last_job(const struct gpulat_session *s);
 /* the last pushed record as decoded (valid until the next push), or NULL */
