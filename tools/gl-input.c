@@ -61,6 +61,8 @@ int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, s
 		so.features |= GPULAT_FEAT_EXPLAIN;
 	if (o->fence_path)
 		so.features |= GPULAT_FEAT_FENCE_PATH;
+	if (o->perfetto_sched)
+		so.features |= GPULAT_FEAT_CONTEXT;	/* sched_switch, sched_waking */
 	so.gpu_irq = o->gpu_irq;
 	so.gpu_irq_name = o->gpu_irq_name;
 	so.msg = gl_msg;
@@ -74,6 +76,13 @@ int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, s
 		if (ret < 0)
 			return ret;
 	}
+#ifdef GST_PERFETTO
+	if (o->perfetto) {
+		ret = gl_pf_attach(r, &so);
+		if (ret < 0)
+			return ret;
+	}
+#endif
 	if (o->jobs && o->format != GL_FMT_TEXT) {
 		struct gpulat_listener l = { .sz = sizeof(l), .job = gl_job_row };
 
@@ -105,6 +114,9 @@ void gl_run_free(struct gl_run *r)
 {
 	if (r->jobs_tmp)
 		fclose(r->jobs_tmp);
+#ifdef GST_PERFETTO
+	gl_pf_detach(r);
+#endif
 	/* the interned names of the report live in the session */
 	gpulat_session_free(r->session);
 	memset(r, 0, sizeof(*r));

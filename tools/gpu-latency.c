@@ -44,6 +44,13 @@ static void usage(FILE *out)
 "  --threshold DUR     stall threshold (default 16.667ms, one 60 Hz frame);\n"
 "                      DUR like 500us, 5ms, 1.5s (no unit: ns)\n"
 "  -o FILE             write the report to FILE instead of stdout\n"
+"  --perfetto OUT      write the jobs as a Perfetto trace (open it in\n"
+"                      ui.perfetto.dev): per GPU its rings, the jobs with their\n"
+"                      wait, hw_queue and exec stages, submissions per process,\n"
+"                      dependency and submission flows, ring depth, stalls;\n"
+"                      filters apply; no report is printed\n"
+"  --perfetto-sched    with --perfetto: the CPU scheduling too (sched_switch,\n"
+"                      sched_waking), on the same timeline\n"
 "\n"
 "Filters (repeatable or comma lists; jobs are linked first, then filtered):\n"
 "  --dev DEV           device, e.g. 0000:03:00.0 (6.17+ traces)\n"
@@ -96,7 +103,7 @@ enum {
 	OPT_JSON = 256, OPT_CSV, OPT_JOBS, OPT_HIST, OPT_TOP, OPT_BY, OPT_THRESHOLD,
 	OPT_DEV, OPT_RING, OPT_PID, OPT_COMM, OPT_START, OPT_END, OPT_COMPARE,
 	OPT_FAIL_IF, OPT_EXPLAIN, OPT_FENCE_PATH, OPT_GPU_IRQ, OPT_WATCH, OPT_INTERVAL,
-	OPT_DURATION, OPT_SAVE_DIR, OPT_SAVE_SECONDS,
+	OPT_DURATION, OPT_SAVE_DIR, OPT_SAVE_SECONDS, OPT_PERFETTO, OPT_PERFETTO_SCHED,
 };
 
 static const struct option long_opts[] = {
@@ -123,6 +130,8 @@ static const struct option long_opts[] = {
 	{ "duration",	required_argument,	NULL, OPT_DURATION },
 	{ "save-dir",	required_argument,	NULL, OPT_SAVE_DIR },
 	{ "save-seconds", required_argument,	NULL, OPT_SAVE_SECONDS },
+	{ "perfetto",	required_argument,	NULL, OPT_PERFETTO },
+	{ "perfetto-sched", no_argument,	NULL, OPT_PERFETTO_SCHED },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -302,6 +311,20 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 		case OPT_SAVE_DIR:
 			o->save_dir = optarg;
 			break;
+		case OPT_PERFETTO:
+#ifndef GST_PERFETTO
+			fprintf(stderr, "%s: --perfetto: this build has no protobuf-c (install "
+				"libprotobuf-c-dev and protobuf-c-compiler, then rebuild)\n",
+				GL_NAME);
+			return -1;
+#endif
+			if (!*optarg)
+				return bad_opt("--perfetto", optarg, "expected an output file name");
+			o->perfetto = optarg;
+			break;
+		case OPT_PERFETTO_SCHED:
+			o->perfetto_sched = true;
+			break;
 		case ':':
 			fprintf(stderr, "%s: option '%s' needs a value (see --help)\n", GL_NAME,
 				argv[optind - 1]);
@@ -328,6 +351,16 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 		}
 	} else if (o->save_dir || o->duration_ns) {
 		fprintf(stderr, "%s: --save-dir and --duration go with --watch\n", GL_NAME);
+		return -1;
+	}
+	if (o->perfetto_sched && !o->perfetto) {
+		fprintf(stderr, "%s: --perfetto-sched goes with --perfetto OUT\n", GL_NAME);
+		return -1;
+	}
+	if (o->perfetto && (o->watch || o->compare || o->jobs || o->hist || o->ngates ||
+			    o->format != GL_FMT_TEXT || *outfile)) {
+		fprintf(stderr, "%s: --perfetto writes only the Perfetto trace (no --watch, "
+			"--compare, --json, --csv, --jobs, --hist, --fail-if, -o)\n", GL_NAME);
 		return -1;
 	}
 	if (!o->watch && !o->nfiles && add_file(o, "trace.dat") < 0)
@@ -480,6 +513,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", GL_NAME, strerror(ENOMEM));
 		goto out;
 	}
+#ifdef GST_PERFETTO
+	if (o.perfetto) {
+		ret = gl_pf_main(&run);
+		goto out;
+	}
+#endif
 	if (gl_run_read(&run) < 0)
 		goto out;
 	if (o.compare) {

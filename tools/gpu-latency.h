@@ -15,6 +15,8 @@
  *   gl-gate.c       --fail-if
  *   gl-diag.c       --explain, --fence-path (gpulat-diag.h)
  *   gl-watch.c      --watch: live tracefs instance, rolling summary, saved traces
+ *   gl-pf-run.c     --perfetto: one run streamed into a Perfetto trace
+ *                   (gl-perfetto.h: gl-perfetto.c and gl-pf-*.c)
  *
  * Decoding, job linking and statistics are the core library's (gpulat.h);
  * this tool only reads files, filters jobs and renders.
@@ -61,6 +63,7 @@ struct gl_filter {
 };
 
 struct gl_gate;
+struct gl_pf;
 
 struct gl_opts {
 	struct gl_filter filter;
@@ -84,6 +87,8 @@ struct gl_opts {
 	const char	*save_dir;	/* --save-dir */
 	uint64_t	save_ns;	/* --save-seconds */
 	uint64_t	duration_ns;	/* --duration (watch), 0 = until Ctrl-C */
+	const char	*perfetto;	/* --perfetto OUT.pftrace */
+	bool		perfetto_sched;	/* --perfetto-sched */
 };
 
 /*
@@ -117,6 +122,8 @@ struct gl_run {
 	uint64_t	n_orphan;
 	uint64_t	jobs_rows;	/* rows written to jobs_tmp */
 	int		cpus;		/* summed over the files */
+	struct gl_pf	*pf;		/* --perfetto: a session listener */
+	struct gpulat_filter *pf_filter; /* --perfetto: the jobs filter, for events */
 };
 
 /* gl-input.c */
@@ -184,5 +191,13 @@ void gl_diag_json(const struct gl_run *r, struct json_object *o);
 
 /* gl-watch.c: the whole --watch run; returns the exit code */
 int gl_watch_main(const struct gl_opts *o);
+
+/* gl-pf-run.c (built with protobuf-c only): the --perfetto session listener
+ * (added by gl_run_init()) and the whole --perfetto run */
+#ifdef GST_PERFETTO
+int gl_pf_attach(struct gl_run *r, const struct gpulat_session_opts *so);
+void gl_pf_detach(struct gl_run *r);
+int gl_pf_main(struct gl_run *r);
+#endif
 
 #endif /* _GPU_LATENCY_H */
