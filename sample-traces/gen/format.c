@@ -43,6 +43,9 @@ static const struct ev_src ev_src[EV_COUNT] = {
 	[EV_SOFTIRQ_ENTRY]	= { "irq", "softirq_entry", "softirq_entry", false },
 	[EV_SOFTIRQ_EXIT]	= { "irq", "softirq_exit", "softirq_exit", false },
 	[EV_CPU_FREQ]		= { "power", "cpu_frequency", "cpu_frequency", false },
+	[EV_VBLANK]		= { "drm", "drm_vblank_event", "drm_vblank_event", false },
+	[EV_VBLANK_QUEUED]	= { "drm", "drm_vblank_event_queued", "drm_vblank_event_queued", false },
+	[EV_VBLANK_DELIVERED]	= { "drm", "drm_vblank_event_delivered", "drm_vblank_event_delivered", false },
 };
 
 #define HOST_DIR	"linux-6.18-host"
@@ -63,6 +66,8 @@ static const char *system_dir(const char *system, const struct gen_scenario *sc)
 	if (!strcmp(system, "amdgpu"))
 		return sc->era == ERA_617 ? "derived/amdgpu-6.17" :
 					    "derived/amdgpu-5.5-6.16";
+	if (!strcmp(system, "drm"))
+		return "derived/drm";
 	return HOST_DIR;
 }
 
@@ -72,6 +77,8 @@ static bool system_used(const char *system, const struct gen_scenario *sc)
 		return sc->dma_fence;
 	if (!strcmp(system, "amdgpu"))
 		return sc->amdgpu;
+	if (!strcmp(system, "drm"))
+		return sc->ncrtcs > 0;
 	return true;
 }
 
@@ -158,6 +165,7 @@ int gen_formats_load(struct gen_formats *f, const char *fmt_dir,
 
 	memset(f, 0, sizeof(*f));
 	f->fmt_dir = strdup(fmt_dir);
+	f->mono_clock = sc->mono_clock;
 	for (i = 0; i < EV_COUNT; i++) {
 		const struct ev_src *e = &ev_src[i];
 		const char *name = sc->era == ERA_617 ? e->name_617 : e->name_old;
@@ -285,7 +293,7 @@ int gen_fakedir_create(const struct gen_formats *f, const char *dir,
 		       const char *cmdlines)
 {
 	static const char *const systems[] = {
-		"gpu_scheduler", "dma_fence", "amdgpu", "sched", "irq", "power",
+		"gpu_scheduler", "dma_fence", "amdgpu", "sched", "irq", "power", "drm",
 	};
 	char *events, *p;
 	unsigned int i;
@@ -336,7 +344,9 @@ int gen_fakedir_create(const struct gen_formats *f, const char *dir,
 		free(p);
 	}
 	if (!ret && asprintf(&p, "%s/trace_clock", dir) > 0) {
-		ret = write_text(p, "[local] global counter uptime perf mono mono_raw boot\n");
+		ret = write_text(p, f->mono_clock ?
+				 "local global counter uptime perf [mono] mono_raw boot\n" :
+				 "[local] global counter uptime perf mono mono_raw boot\n");
 		free(p);
 	}
 	if (!ret && asprintf(&p, "%s/printk_formats", dir) > 0) {

@@ -18,6 +18,7 @@
 #define GEN_MAX_PROCS	8
 #define GEN_MAX_DEPS	2
 #define GEN_MAX_LOST	2
+#define GEN_MAX_CRTCS	2
 #define GEN_PAGE_SIZE	4096
 
 #define US(x)	((uint64_t)(x) * 1000ULL)
@@ -66,6 +67,28 @@ struct gen_proc_cfg {
 	int		wait_pct;	/* % of submissions waited on */
 	int		max_inflight;	/* throttle: wait when more in flight */
 	uint64_t	start;		/* first submission */
+	/*
+	 * frame loop (frames.c): crtc = 1 + CRTC index, 0 = timer loop. Woken
+	 * by its vblank event, the process works cpu_work, submits its jobs
+	 * and asks for the next vblank (drm_vblank_event_queued, target =
+	 * count + 1, as DRM_VBLANK_RELATIVE | DRM_VBLANK_EVENT does).
+	 */
+	int		crtc;
+	uint64_t	drm_file;	/* struct drm_file * of its vblank events */
+	uint64_t	cpu_work;
+	int		late_every;	/* every Nth frame the CPU work is ... */
+	uint64_t	late_work;	/* ... this long (late submission) */
+	int		long_every;	/* every Nth frame its first job runs ... */
+	uint64_t	long_dur;	/* ... this long (long GPU job) */
+};
+
+/* a display pipe whose vblanks drm_crtc_handle_vblank() would report */
+struct gen_crtc_cfg {
+	uint64_t	period;		/* refresh interval (VRR: the longest) */
+	uint64_t	vrr_min;	/* VRR: intervals uniform in [vrr_min, period] */
+	int		irq_cpu;	/* CPU of the vblank interrupt */
+	uint64_t	irq_min;	/* the handler runs this much after the */
+	uint64_t	irq_max;	/* hardware vblank */
 };
 
 struct gen_lost_cfg {
@@ -108,6 +131,10 @@ struct gen_scenario {
 	struct gen_lost_cfg	lost[GEN_MAX_LOST];
 	uint64_t	seqno_start;	/* first entity seqno (seqno-wrap) */
 	struct gen_diag_cfg diag;
+	int		ncrtcs;
+	struct gen_crtc_cfg	crtcs[GEN_MAX_CRTCS];
+	bool		mono_clock;	/* trace_clock=mono: drm_vblank_event `time`
+					 * and record timestamps in one domain */
 };
 
 const struct gen_scenario *gen_scenario_find(const char *name);
@@ -154,6 +181,9 @@ enum gen_ev {
 	EV_SOFTIRQ_ENTRY,
 	EV_SOFTIRQ_EXIT,
 	EV_CPU_FREQ,
+	EV_VBLANK,		/* drm:drm_vblank_event */
+	EV_VBLANK_QUEUED,
+	EV_VBLANK_DELIVERED,
 	EV_COUNT
 };
 
@@ -180,6 +210,7 @@ struct gen_formats {
 	struct gen_format	*ev[EV_COUNT];	/* NULL: not in this era */
 	const char		*src_dir[EV_COUNT];	/* below fmt_dir */
 	char			*fmt_dir;
+	bool			mono_clock;	/* trace_clock file: [mono] */
 };
 
 int gen_formats_load(struct gen_formats *f, const char *fmt_dir,
@@ -305,6 +336,8 @@ struct gen_ring {
 };
 
 struct gen_proc {
+	uint64_t	wait_vbl;	/* frame loop: waiting for this count, 0 none */
+	int		nframes;
 	bool		blocked;
 	bool		stopped;
 	uint64_t	next_submit;
@@ -315,7 +348,7 @@ struct gen_proc {
 
 enum gen_act {
 	ACT_SUBMIT, ACT_SCHED, ACT_DONE, ACT_SIGNAL, ACT_DESTROY,
-	ACT_WAIT_START, ACT_WAIT_END, ACT_BG, ACT_DIAG,
+	ACT_WAIT_START, ACT_WAIT_END, ACT_BG, ACT_DIAG, ACT_VBLANK,
 };
 
 struct gen_action {
@@ -390,6 +423,23 @@ struct gen_sim {
 	uint64_t			events, gpu_events, lost_events;
 	bool				last_dropped;	/* of the last gen_emit */
 
+	/* frames (frames.c): vblanks per CRTC, every frame request */
+	struct gen_crtc_state {
+		uint64_t	seq;		/* count of the last vblank */
+		uint64_t	next;		/* next hardware vblank */
+		uint64_t	*hw, *rec;	/* per vblank: instant, record ts */
+		int		n, cap;
+	}				crtc[GEN_MAX_CRTCS];
+	struct gen_frame {
+		int		proc;
+		uint64_t	req_ts;
+		uint64_t	target;
+		int		first_job, njobs;
+	}				*frames;
+	int				nframes, frames_cap;
+	uint64_t			force_dur;	/* next job_create: this duration */
+	uint64_t			delivered[GEN_MAX_PROCS];
+
 	/* truth events, one JSON text line each (NULL: not collected) */
 	FILE				*ev_truth;
 	struct gen_diag_state		dg;
@@ -447,6 +497,15 @@ void diag_cmdlines(const struct gen_sim *s, FILE *fp);
 const char *diag_cause_name(int kind);
 void diag_job_json(const struct gen_sim *s, const struct gen_job *J, struct json_object *o);
 void diag_truth_write(FILE *fp, const struct gen_sim *s);
+
+/* frames.c */
+void frames_init(struct gen_sim *s);
+void frames_vblank(struct gen_sim *s, int c, uint64_t now);
+bool frames_submit(struct gen_sim *s, int p, uint64_t *t);
+void frames_request(struct gen_sim *s, int p, uint64_t *t);
+void frames_free(struct gen_sim *s);
+/* @start: the truth's start_ts per job (truth.c) */
+void frames_truth_write(FILE *fp, const struct gen_sim *s, const uint64_t *start);
 
 /* ------------------------------------------------------------------ */
 /* truth file (truth.c)                                                */

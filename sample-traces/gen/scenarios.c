@@ -85,6 +85,27 @@
 	.nprocs = 2, .procs = { DIAG_PROCS }, .bg_ratio_pct = 350,	\
 	.free_min = US(200), .free_max = MS(2)
 
+/*
+ * Frames (frames.c): a frame-loop "game" woken by its vblank event; every
+ * long_every-th frame one job runs long, every late_every-th frame its CPU
+ * work makes it submit after the next vblank.
+ */
+#define FRAME144	6944444ULL
+#define FRAME48		20833333ULL
+/* CRTC (refresh, vblank irq CPU); the handler runs 60-400 us late */
+#define CRTC(per, cpu)	{ per, 0, cpu, US(60), US(400) }
+
+#define GAME(crtc_, file)						\
+	.pid = 5100, .comm = "game", .cpu = 2, .period = FRAME60,	\
+	.burst = 1, .rings = 0x1, .client_id = 2, .start = US(800),	\
+	.crtc = crtc_, .drm_file = file, .cpu_work = US(900)
+
+#define FRAMES(era_, nm, ds)						\
+	.name = nm, .desc = ds, .era = era_, .dma_fence = true, .cpus = 4,	\
+	.duration = MS(1200), .tail = MS(80), .ndevs = 1, .devs = { DEV0 },	\
+	.bg_ratio_pct = 350, .free_min = US(200), .free_max = MS(2),	\
+	.mono_clock = true
+
 static const struct gen_scenario scenarios[] = {
 	{ DESKTOP(ERA_519, "steady",
 		  "multi-ring desktop (gfx, comp, sdma0), 3 processes, 5.19-6.16 events") },
@@ -240,6 +261,68 @@ static const struct gen_scenario scenarios[] = {
 		.bg_cpus = 0xb,
 		.diag = { DIAG_CPU_HOG, 2, 0, 0, 3,
 			  { { MS(200), MS(35) }, { MS(550), MS(40) }, { MS(900), MS(30) } } },
+	},
+	{
+		FRAMES(ERA_519, "frames-60",
+		       "60 Hz CRTC, a vblank-paced game: long GPU jobs and late submissions miss vblanks"),
+		.ncrtcs = 1, .crtcs = { CRTC(FRAME60, 0) },
+		.nrings = 2, .rings = { RING("gfx", 0, 2, US(1500), US(4000)),
+					RING("comp", 0, 4, US(200), US(800)) },
+		.nprocs = 2, .procs = {
+			{ GAME(1, 0xffff8881041a6c00ULL), .long_every = 23, .long_dur = MS(24),
+			  .late_every = 31, .late_work = MS(19) },
+			{ .pid = 1234, .comm = "Xorg", .cpu = 1, .period = FRAME60,
+			  .jitter = US(300), .burst = 1, .rings = 0x2, .client_id = 1,
+			  .start = US(300) },
+		},
+	},
+	{
+		FRAMES(ERA_617, "frames-144",
+		       "144 Hz CRTC (6.9 ms budget), 6.17+ events: long jobs and late submissions"),
+		.ncrtcs = 1, .crtcs = { CRTC(FRAME144, 0) },
+		.nrings = 1, .rings = { RING("gfx_0.0.0", 0, 2, US(800), US(2500)) },
+		.nprocs = 1, .procs = {
+			{ GAME(1, 0xffff8881041a6c00ULL), .cpu_work = US(600),
+			  .long_every = 29, .long_dur = MS(9),
+			  .late_every = 41, .late_work = MS(7) },
+		},
+	},
+	{
+		FRAMES(ERA_617, "frames-vrr",
+		       "VRR CRTC, vblank intervals 6.9-20.8 ms (48-144 Hz): long jobs miss vblanks"),
+		.ncrtcs = 1, .crtcs = { { FRAME48, FRAME144, 0, US(60), US(400) } },
+		.nrings = 1, .rings = { RING("gfx_0.0.0", 0, 2, US(1000), US(3000)) },
+		.nprocs = 1, .procs = {
+			{ GAME(1, 0xffff8881041a6c00ULL), .long_every = 37, .long_dur = MS(22) },
+		},
+	},
+	{
+		FRAMES(ERA_519, "frames-2crtc",
+		       "two CRTCs (60 Hz video player, 144 Hz game) on one gfx ring; trace_clock=local"),
+		.mono_clock = false,
+		.ncrtcs = 2, .crtcs = { CRTC(FRAME60, 0), CRTC(FRAME144, 0) },
+		.nrings = 1, .rings = { RING("gfx", 0, 2, US(600), US(1800)) },
+		.nprocs = 2, .procs = {
+			{ GAME(2, 0xffff8881041a6c00ULL), .cpu_work = US(500),
+			  .long_every = 19, .long_dur = MS(12) },
+			{ .pid = 1890, .comm = "mpv", .cpu = 3, .period = FRAME60, .burst = 1,
+			  .rings = 0x1, .client_id = 3, .start = US(2300), .crtc = 1,
+			  .drm_file = 0xffff888104a2f800ULL, .cpu_work = US(1500),
+			  .late_every = 17, .late_work = MS(17) },
+		},
+	},
+	{
+		FRAMES(ERA_617, "frames-deps",
+		       "60 Hz game whose gfx jobs wait for an encoder's compute jobs: dependency waits miss vblanks"),
+		.ncrtcs = 1, .crtcs = { CRTC(FRAME60, 0) },
+		.nrings = 2, .rings = { RING("comp_1.0.0", 0, 4, US(500), MS(28)),
+					RING_DEP("gfx_0.0.0", 0, 2, US(1000), US(3000), 0, 100) },
+		.nprocs = 2, .procs = {
+			{ GAME(1, 0xffff8881041a6c00ULL), .rings = 0x2 },
+			{ .pid = 6600, .comm = "encoder", .cpu = 1, .period = MS(90),
+			  .jitter = MS(5), .burst = 1, .rings = 0x1, .client_id = 4,
+			  .start = MS(5) },
+		},
 	},
 };
 

@@ -200,6 +200,11 @@ static int job_create(struct gen_sim *s, int p, int r, uint64_t *t)
 	j->ctx = e->ctx + 1;
 	j->fence_ptr = s->sc->era == ERA_617 ? 0 : fence_alloc(s);
 	j->dur = rng_range(&s->rng, rc->dur_min, rc->dur_max);
+	if (s->force_dur) {
+		/* frames: this frame's long job (the draw above keeps the sequence) */
+		j->dur = s->force_dur;
+		s->force_dur = 0;
+	}
 	j->queue_ts = j->run_ts = j->done_ts = j->signal_ts = GEN_NONE;
 	j->queue_cpu = j->run_cpu = j->done_cpu = j->signal_cpu = -1;
 	j->next = -1;
@@ -249,6 +254,7 @@ static void act_submit(struct gen_sim *s, int p, uint64_t now)
 	struct gen_proc *P = &s->procs[p];
 	uint64_t t = now, next;
 	int r, b, last = -1, oldest, wait = -1;
+	bool frame;
 
 	if (now >= s->t0 + s->sc->duration) {
 		P->stopped = true;
@@ -257,10 +263,17 @@ static void act_submit(struct gen_sim *s, int p, uint64_t now)
 	if (s->sc->diag.kind && !diag_submit(s, p, now, &t))
 		return;
 	run_proc(s, p, &t);
+	frame = s->sc->ncrtcs && frames_submit(s, p, &t);
 	for (r = 0; r < s->sc->nrings; r++)
 		for (b = 0; (pc->rings & (1u << r)) && b < pc->burst; b++)
 			last = job_create(s, p, r, &t);
 	P->nsubmits++;
+	if (frame) {
+		/* asks for the next vblank, sleeps until its event */
+		frames_request(s, p, &t);
+		bg_switch_idle(s, pc->cpu, &t);
+		return;
+	}
 	if (pc->max_inflight &&
 	    proc_inflight(s, p, &oldest) > pc->max_inflight)
 		wait = oldest;
@@ -594,6 +607,8 @@ static void sim_init(struct gen_sim *s)
 		heap_push(&s->heap, s->procs[i].next_submit, ACT_SUBMIT, i);
 	}
 	bg_init(s);
+	if (sc->ncrtcs)
+		frames_init(s);
 	if (sc->diag.kind)
 		diag_init(s);
 	for (i = 0; s->bg_on && i < sc->cpus; i++)
@@ -612,6 +627,7 @@ static void dispatch(struct gen_sim *s, const struct gen_action *a)
 	case ACT_WAIT_START:	act_wait_start(s, a->arg, a->t); break;
 	case ACT_WAIT_END:	act_wait_end(s, a->arg, a->t); break;
 	case ACT_DIAG:		diag_act(s, a->arg, a->t); break;
+	case ACT_VBLANK:	frames_vblank(s, a->arg, a->t); break;
 	case ACT_BG:
 		bg_step(s, a->arg, a->t);
 		heap_push(&s->heap, a->t + rng_exp(&s->rng, s->bg_mean), ACT_BG, a->arg);
@@ -640,6 +656,7 @@ void gen_sim_free(struct gen_sim *s)
 	free(s->jobs);
 	free(s->ents);
 	free(s->pool);
+	frames_free(s);
 	for (i = 0; i < GEN_MAX_PROCS; i++)
 		free(s->procs[i].inflight);
 }

@@ -528,6 +528,16 @@ int gen_truth_write(const char *path, const struct gen_sim *s,
 	}
 	if (s->sc->diag.kind)
 		diag_truth_write(fp, s);
+	if (s->sc->ncrtcs) {
+		uint64_t *start = malloc(sizeof(uint64_t) * (s->njobs + 1));
+
+		if (!start)
+			abort();
+		for (i = 0; i < s->njobs; i++)
+			start[i] = c.m[i].start;
+		frames_truth_write(fp, s, start);
+		free(start);
+	}
 	fprintf(fp, "\n}\n");
 	if (fclose(fp))
 		ret = -EIO;
