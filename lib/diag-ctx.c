@@ -558,6 +558,15 @@ struct gpulat_diag *gpulat_diag_new(const struct gpulat_diag_opts *o)
 	return d;
 }
 
+/*
+ * The stall threshold learnt while reading (display refresh, lib/frames.c):
+ * submit gaps ending after this call are judged against it.
+ */
+void gpulat_diag_set_stall_threshold(struct gpulat_diag *d, uint64_t ns)
+{
+	d->o.stall_threshold_ns = ns;
+}
+
 void gpulat_diag_free(struct gpulat_diag *d)
 {
 	size_t i;

@@ -108,6 +108,9 @@ static int open_files(struct gpulat_session *s)
 		f->tep = gpulat_reader_tep(s->reader, i);
 		f->cpus = gpulat_reader_cpus(s->reader, i);
 		f->cpu_base = gpulat_reader_cpu_base(s->reader, i);
+		f->clock = gpulat_reader_trace_clock(s->reader, i);
+		if (f->clock)	/* the reader's copy goes with its handle */
+			f->clock = gpulat__strtab_intern(s->str, f->clock);
 		gpulat_binding_set_context(f->b, gpulat__session_wants_context(s));
 	}
 	s->c.cpus = gpulat_reader_cpus(s->reader, -1);

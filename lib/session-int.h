@@ -25,6 +25,7 @@ struct sfile {
 	int			cpu_base;
 	struct tep_handle	*tep;
 	struct gpulat_binding	*b;		/* owned by the reader or the session */
+	const char		*clock;		/* trace_clock as recorded, NULL unknown */
 };
 
 struct gpulat_session {

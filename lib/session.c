@@ -642,6 +642,43 @@ static const struct sfile *sfile(const struct gpulat_session *s, int file)
 	return file >= 0 && file < s->nfiles ? &s->files[file] : NULL;
 }
 
+/*
+ * The trace clock of @file ("local", "mono", ...) as trace-cmd recorded it;
+ * NULL when unknown (a pushed tep). drm_vblank_event `time` is
+ * CLOCK_MONOTONIC: comparable with record timestamps only under "mono".
+ */
+const char *gpulat_session_trace_clock(const struct gpulat_session *s, int file)
+{
+	const struct sfile *f = sfile(s, file);
+
+	return f ? f->clock : NULL;
+}
+
+/**
+ * gpulat_session_set_stall_threshold - a threshold learnt from the input
+ * @s: session
+ * @ns: the new threshold (e.g. the display's refresh, lib/frames.c)
+ *
+ * Return: 0, or -EBUSY when the statistics already looked for stalls with
+ * the old one (then nothing changes).
+ */
+int gpulat_session_set_stall_threshold(struct gpulat_session *s, uint64_t ns)
+{
+	int ret = s->stats ? gpulat_stats_set_stall_threshold(s->stats, ns) : 0;
+
+	if (ret < 0)
+		return ret;
+	if (s->diag)
+		gpulat_diag_set_stall_threshold(s->diag, ns);
+	s->o.stall_threshold_ns = ns;
+	return 0;
+}
+
+uint64_t gpulat_session_stall_threshold(const struct gpulat_session *s)
+{
+	return s->o.stall_threshold_ns;
+}
+
 const char *gpulat_session_path(const struct gpulat_session *s, int file)
 {
 	const struct sfile *f = sfile(s, file);

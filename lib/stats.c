@@ -114,6 +114,7 @@ struct gpulat_stats {
 	/* the session's stall listeners (gpulat__stats_on_stall) */
 	void			(*on_stall)(const struct gpulat_stall *st, void *data);
 	void			*on_stall_data;
+	bool			swept;		/* stalls looked for already (early sweep) */
 };
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -578,8 +579,10 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 			ret |= rq_push(&g->submit, q, j->cpu[GPULAT_ST_QUEUE], 0);
 	}
 	if (rq_len(&g->dqueue) + rq_len(&g->ddone) + rq_len(&g->busy) +
-	    rq_len(&g->submit) > REORDER_MAX)
+	    rq_len(&g->submit) > REORDER_MAX) {
+		s->swept = true;
 		sweep(s, g, watermark(s));
+	}
 	return ret ? -ENOMEM : 0;
 }
 
@@ -682,6 +685,26 @@ static int add_depwaits(struct gpulat_stats *s, const struct gpulat_job *j,
  * gpulat_stats_opts_init - default options
  * @o: filled: stall threshold one 60 Hz frame (16666667 ns), top 10 jobs by total
  */
+/**
+ * gpulat_stats_set_stall_threshold - change the stall threshold while adding
+ * @s: statistics
+ * @ns: the new threshold
+ *
+ * For a threshold learnt from the trace itself (the refresh interval of the
+ * display, lib/frames.c): possible as long as no stall was looked for yet,
+ * i.e. before the first early sweep (more than 16384 queued entries in a
+ * group) and before gpulat_stats_finish().
+ *
+ * Return: 0, or -EBUSY when stalls were already looked for.
+ */
+int gpulat_stats_set_stall_threshold(struct gpulat_stats *s, uint64_t ns)
+{
+	if (s->swept || s->finished)
+		return -EBUSY;
+	s->o.stall_threshold_ns = ns;
+	return 0;
+}
+
 void gpulat_stats_opts_init(struct gpulat_stats_opts *o)
 {
 	memset(o, 0, sizeof(*o));

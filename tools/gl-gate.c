@@ -4,17 +4,20 @@
  *
  *   spec      := term { "," term }
  *   term      := selector | condition
- *   selector  := ("ring" | "dev" | "comm" | "pid" | "client") "=" VALUE
+ *   selector  := ("ring" | "dev" | "comm" | "pid" | "client" | "crtc") "=" VALUE
  *   condition := lhs (">" | ">=" | "<" | "<=") value
  *   lhs       := STAT "." METRIC | "jobs" | "complete" | "incomplete" | "lost"
  *              | "busy" | "max_depth" | "avg_depth" | "lost_events" | "stalls"
+ *              | "missed" | "late" | "frames" | "vblanks" | "refresh" (crtc= only)
  *   STAT      := n | min | max | mean | p50 | p90 | p99 | p999
  *   METRIC    := wait | hw_queue | exec | total | dep_wait
  *   value     := DURATION (5ms, 250us, 1.5s, ns if no unit) | NUMBER | NUMBER "%"
  *              | ("+" | "-") NUMBER "%"  (relative to --compare BASE: a regression gate)
  *
  * Selectors choose the groups: ring/dev -> rings, comm/pid -> processes,
- * client -> clients; none -> every ring. A spec fails when any of its
+ * client -> clients, crtc -> the CRTCs of --frames (gpulat-frames.h: missed
+ * vblanks, late frames, judged frames, vblanks, refresh interval);
+ * none -> every ring. A spec fails when any of its
  * conditions holds for any selected group; a selector that matches no group
  * fails too (the gate could not be checked). lost_events and stalls are
  * about the whole trace.
@@ -23,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpulat-frames.h"
 #include "gpu-latency.h"
 
 #define GATE_MAXCOND	16
@@ -38,6 +42,11 @@ enum lhs {
 	LHS_AVG_DEPTH,
 	LHS_LOST_EVENTS,	/* whole trace */
 	LHS_STALLS,		/* whole trace */
+	LHS_MISSED,		/* CRTCs (crtc=) */
+	LHS_LATE,
+	LHS_FRAMES,
+	LHS_VBLANKS,
+	LHS_REFRESH,
 };
 
 enum stat {
@@ -55,8 +64,14 @@ static const struct {
 	{ "jobs", LHS_JOBS }, { "complete", LHS_COMPLETE }, { "incomplete", LHS_INCOMPLETE },
 	{ "lost", LHS_LOST }, { "busy", LHS_BUSY }, { "max_depth", LHS_MAX_DEPTH },
 	{ "avg_depth", LHS_AVG_DEPTH }, { "lost_events", LHS_LOST_EVENTS },
-	{ "stalls", LHS_STALLS },
+	{ "stalls", LHS_STALLS }, { "missed", LHS_MISSED }, { "late", LHS_LATE },
+	{ "frames", LHS_FRAMES }, { "vblanks", LHS_VBLANKS }, { "refresh", LHS_REFRESH },
 };
+
+static bool is_crtc_lhs(enum lhs l)
+{
+	return l >= LHS_MISSED;
+}
 
 struct gl_cond {
 	double		value;		/* ns for durations, % for busy/relative */
@@ -78,6 +93,8 @@ struct gl_gate {
 	struct gl_strlist comms;
 	struct gl_strlist clients;
 	struct gl_filter pids;		/* only .pids used */
+	struct gl_strlist crtcs;
+	bool		crtc;		/* crtc= or a CRTC quantity: the CRTC table */
 	enum gpulat_group_kind kind;
 	size_t		ncond;
 	struct gl_cond	cond[GATE_MAXCOND];
@@ -119,6 +136,7 @@ static int parse_lhs(struct gl_cond *c, const char *s, size_t len)
 	for (i = 0; i < sizeof(lhs_names) / sizeof(lhs_names[0]); i++) {
 		if (strlen(lhs_names[i].name) == len && strncmp(s, lhs_names[i].name, len) == 0) {
 			c->lhs = lhs_names[i].lhs;
+			c->duration = c->lhs == LHS_REFRESH;
 			return 0;
 		}
 	}
@@ -231,12 +249,15 @@ struct gl_gate *gl_gate_parse(const char *spec, char *err, size_t errlen)
 			} else if (klen == 3 && !strncmp(tok, "pid", 3)) {
 				ret = gl_filter_add_pids(&g->pids, v);
 				g->kind = GPULAT_G_PROCESS;
+			} else if (klen == 4 && !strncmp(tok, "crtc", 4)) {
+				ret = gl_strlist_add(&g->crtcs, v);
+				g->crtc = true;
 			} else if (klen == 6 && !strncmp(tok, "client", 6)) {
 				ret = gl_strlist_add(&g->clients, v);
 				g->kind = GPULAT_G_CLIENT;
 			} else {
 				snprintf(err, errlen, "'%s': unknown selector (ring=, dev=, comm=, "
-					 "pid=, client=)", tok);
+					 "pid=, client=, crtc=)", tok);
 				goto fail;
 			}
 			if (ret < 0) {
@@ -251,11 +272,21 @@ struct gl_gate *gl_gate_parse(const char *spec, char *err, size_t errlen)
 		}
 		if (parse_cond(&g->cond[g->ncond], tok, err, errlen) < 0)
 			goto fail;
+		if (is_crtc_lhs(g->cond[g->ncond].lhs))
+			g->crtc = true;
 		g->ncond++;
 	}
 	if (!g->ncond) {
 		snprintf(err, errlen, "no condition (for example p99.exec>5ms)");
 		goto fail;
+	}
+	for (size_t k = 0; g->crtc && k < g->ncond; k++) {
+		if (!is_crtc_lhs(g->cond[k].lhs) || g->cond[k].relative ||
+		    g->rings.n || g->devs.n || g->kind != GPULAT_G_RING) {
+			snprintf(err, errlen, "crtc= gates take missed, late, frames, vblanks or "
+				 "refresh, without other selectors or +N%%");
+			goto fail;
+		}
 	}
 	if ((g->rings.n || g->devs.n) && g->kind != GPULAT_G_RING) {
 		snprintf(err, errlen, "ring=/dev= and comm=/pid=/client= select different tables; "
@@ -280,6 +311,7 @@ void gl_gate_free(struct gl_gate *g)
 	gl_strlist_free(&g->devs);
 	gl_strlist_free(&g->comms);
 	gl_strlist_free(&g->clients);
+	gl_strlist_free(&g->crtcs);
 	gl_filter_free(&g->pids);
 	free(g->spec);
 	free(g);
@@ -405,8 +437,58 @@ static bool cond_value(const struct gl_cond *c, const struct gl_run *r,
 		*v = (double)(r->lost_events > r->lost_unknown ? r->lost_events : r->lost_unknown);
 		return true;
 	case LHS_STALLS:	*v = (double)gpulat_stats_stalls_total(r->stats); return true;
+	default:		return false;	/* CRTC quantities: crtc_value() */
 	}
 	return false;
+}
+
+static bool crtc_value(const struct gl_cond *c, const struct gpulat_crtc_report *x, double *v)
+{
+	switch (c->lhs) {
+	case LHS_MISSED:	*v = (double)x->missed; return true;
+	case LHS_LATE:		*v = (double)x->late; return true;
+	case LHS_FRAMES:	*v = (double)x->frames; return true;
+	case LHS_VBLANKS:	*v = (double)x->vblanks; return true;
+	case LHS_REFRESH:	*v = (double)x->refresh_ns; return x->refresh_ns != 0;
+	default:		return false;
+	}
+}
+
+static bool compare(double a, int op, double b);
+static const char *fmt_value(char *buf, size_t len, const struct gl_cond *c, double v);
+
+/* a crtc= gate: every selected CRTC of the frames analysis */
+static int check_crtcs(const struct gl_gate *g, const struct gl_run *r, FILE *msg)
+{
+	size_t i, k, n = r->frames ? gpulat_frames_ncrtcs(r->frames) : 0, selected = 0;
+	char id[16], a[32];
+	int failed = 0;
+	double v;
+
+	for (i = 0; i < n; i++) {
+		const struct gpulat_crtc_report *x = gpulat_frames_crtc(r->frames, i);
+
+		snprintf(id, sizeof(id), "%d", x->crtc);
+		if (!in_list(&g->crtcs, id))
+			continue;
+		selected++;
+		for (k = 0; k < g->ncond; k++) {
+			const struct gl_cond *c = &g->cond[k];
+
+			if (!crtc_value(c, x, &v) || !compare(v, c->op, c->value))
+				continue;
+			fprintf(msg, "%s: gate '%s' failed: crtc %d: %s = %s (limit %s)\n", GL_NAME,
+				g->spec, x->crtc, c->what, fmt_value(a, sizeof(a), c, v), c->rhs);
+			failed++;
+		}
+	}
+	if (!selected) {
+		fprintf(msg, "%s: gate '%s' failed: no CRTC in the trace matches it (%s)\n",
+			GL_NAME, g->spec, r->frames ? "no such crtc" :
+			"no drm_vblank_event records");
+		failed++;
+	}
+	return failed;
 }
 
 static bool compare(double a, int op, double b)
@@ -510,6 +592,8 @@ int gl_gate_check(const struct gl_gate *g, const struct gl_run *r,
 	size_t selected = 0;
 	int failed = 0, ret;
 
+	if (g->crtc)
+		return check_crtcs(g, r, msg);
 	for (k = 0; k < g->ncond; k++) {
 		if (g->cond[k].relative && !base) {
 			fprintf(msg, "%s: gate '%s': %s needs --compare BASE.dat\n", GL_NAME,

@@ -83,6 +83,9 @@ int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, s
 			return ret;
 	}
 #endif
+	ret = gl_frames_attach(r);
+	if (ret < 0)
+		return ret;
 	if (o->jobs && o->format != GL_FMT_TEXT) {
 		struct gpulat_listener l = { .sz = sizeof(l), .job = gl_job_row };
 
@@ -117,6 +120,7 @@ void gl_run_free(struct gl_run *r)
 #ifdef GST_PERFETTO
 	gl_pf_detach(r);
 #endif
+	gl_frames_free(r);
 	/* the interned names of the report live in the session */
 	gpulat_session_free(r->session);
 	memset(r, 0, sizeof(*r));
@@ -157,5 +161,6 @@ int gl_run_read(struct gl_run *r)
 	r->n_incomplete = c.incomplete;
 	r->n_lost = c.lost;
 	r->n_orphan = c.orphan;
+	gl_frames_collect(r);
 	return 0;
 }

@@ -202,7 +202,7 @@ struct json_object *gl_json_run(const struct gl_run *r)
 	add(o, "counts", c);
 
 	add(o, "filter", json_filter(&r->opts->filter));
-	add(o, "stall_threshold_ns", json_object_new_uint64(r->opts->stats.stall_threshold_ns));
+	add(o, "stall_threshold_ns", json_object_new_uint64(r->stall_threshold_ns));
 	add(o, "devices", json_groups(r, GPULAT_G_DEVICE));
 	add(o, "rings", json_groups(r, GPULAT_G_RING));
 	add(o, "processes", json_groups(r, GPULAT_G_PROCESS));
@@ -302,6 +302,7 @@ int gl_json_report(const struct gl_run *r, FILE *out)
 	if (!o)
 		return -ENOMEM;
 	gl_diag_json(r, o);
+	gl_frames_json(r, o);
 	ret = gl_json_print(r, o, out);
 	json_object_put(o);
 	return ret;

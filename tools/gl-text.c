@@ -176,6 +176,7 @@ static void print_header(const struct gl_run *r, FILE *out)
 			(unsigned long long)r->lost_unknown);
 	fputc('\n', out);
 	print_filter(r, out);
+	gl_frames_header(r, out);
 }
 
 static int print_rings(const struct gl_run *r, FILE *out)
@@ -408,7 +409,7 @@ static int print_stalls(const struct gl_run *r, FILE *out)
 	struct gl_table t;
 	int ret = 0;
 
-	gl_fmt_dur(thr, sizeof(thr), r->opts->stats.stall_threshold_ns);
+	gl_fmt_dur(thr, sizeof(thr), r->stall_threshold_ns);
 	if (!n) {
 		fprintf(out, "\nStalls longer than %s: none\n", thr);
 		return 0;

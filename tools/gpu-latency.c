@@ -41,8 +41,17 @@ static void usage(FILE *out)
 "  --top N             worst jobs, stalls and incomplete jobs listed (default 10)\n"
 "  --by METRIC         rank worst jobs by wait|hw_queue|exec|total|dep_wait\n"
 "                      (default total)\n"
-"  --threshold DUR     stall threshold (default 16.667ms, one 60 Hz frame);\n"
-"                      DUR like 500us, 5ms, 1.5s (no unit: ns)\n"
+"  --threshold DUR     stall threshold (default 16.667ms, one 60 Hz frame, or\n"
+"                      the measured refresh interval when the trace has\n"
+"                      drm_vblank_event records); DUR like 500us, 5ms, 1.5s\n"
+"                      (no unit: ns)\n"
+"  --frames            frames judged against the display's vblanks: per CRTC\n"
+"                      refresh, VRR, missed vblanks; per client frames asked\n"
+"                      for and got, frame times, late frames with their cause;\n"
+"                      GPU time per vblank per process (text, --json, --csv).\n"
+"                      Record with: trace-cmd record -C mono\n"
+"                      -e drm:drm_vblank_event -e drm:drm_vblank_event_queued\n"
+"                      -e drm:drm_vblank_event_delivered + the GPU events\n"
 "  -o FILE             write the report to FILE instead of stdout\n"
 "  --perfetto OUT      write the jobs as a Perfetto trace (open it in\n"
 "                      ui.perfetto.dev): per GPU its rings, the jobs with their\n"
@@ -65,7 +74,8 @@ static void usage(FILE *out)
 "  --compare BASE.dat  per-ring deltas of the input(s) against BASE.dat\n"
 "  --fail-if SPEC      exit 3 when SPEC holds, e.g. 'ring=gfx,p99.exec>5ms',\n"
 "                      'busy>90%%', 'incomplete>0', 'p99.total>+10%%' (with\n"
-"                      --compare); repeatable. See the man page for the grammar.\n"
+"                      --compare), 'crtc=0,missed>0' (vblanks); repeatable.\n"
+"                      See the man page for the grammar.\n"
 "\n"
 "Diagnosis:\n"
 "  --explain           for every worst job and stall: what the trace shows\n"
@@ -104,6 +114,7 @@ enum {
 	OPT_DEV, OPT_RING, OPT_PID, OPT_COMM, OPT_START, OPT_END, OPT_COMPARE,
 	OPT_FAIL_IF, OPT_EXPLAIN, OPT_FENCE_PATH, OPT_GPU_IRQ, OPT_WATCH, OPT_INTERVAL,
 	OPT_DURATION, OPT_SAVE_DIR, OPT_SAVE_SECONDS, OPT_PERFETTO, OPT_PERFETTO_SCHED,
+	OPT_FRAMES,
 };
 
 static const struct option long_opts[] = {
@@ -132,6 +143,7 @@ static const struct option long_opts[] = {
 	{ "save-seconds", required_argument,	NULL, OPT_SAVE_SECONDS },
 	{ "perfetto",	required_argument,	NULL, OPT_PERFETTO },
 	{ "perfetto-sched", no_argument,	NULL, OPT_PERFETTO_SCHED },
+	{ "frames",	no_argument,		NULL, OPT_FRAMES },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -231,6 +243,10 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 			if (gl_parse_duration(optarg, &o->stats.stall_threshold_ns) < 0)
 				return bad_opt("--threshold", optarg,
 					       "expected a duration like 500us, 5ms, 1.5s");
+			o->threshold_given = true;
+			break;
+		case OPT_FRAMES:
+			o->frames = true;
 			break;
 		case OPT_DEV:
 			if (gl_strlist_add(&o->filter.devs, optarg) < 0)
@@ -380,6 +396,17 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 			return -1;
 		}
 	}
+	if (o->frames && gl_filter_active(&o->filter)) {
+		/* a client's frame is all its jobs: a filtered job would make it look on time */
+		fprintf(stderr, "%s: --frames judges every job of a client; no --dev, --ring, "
+			"--pid, --comm, --start or --end\n", GL_NAME);
+		return -1;
+	}
+	if (o->frames && (o->compare || o->watch || o->jobs)) {
+		fprintf(stderr, "%s: --frames does not go with --compare, --watch or --jobs\n",
+			GL_NAME);
+		return -1;
+	}
 	if (o->jobs && o->compare) {
 		fprintf(stderr, "%s: --jobs and --compare do not go together\n", GL_NAME);
 		return -1;
@@ -470,8 +497,12 @@ static int render(const struct gl_run *run, const struct gl_run *base, FILE *tmp
 	case GL_FMT_JSON:
 		return gl_json_report(run, tmp);
 	case GL_FMT_CSV:
+		if (run->opts->frames)
+			return gl_frames_csv(run, tmp);
 		return gl_csv_report(run, tmp);
 	default:
+		if (run->opts->frames)
+			return gl_frames_text(run, tmp);
 		if (gl_text_report(run, tmp) < 0)
 			return -1;
 		return gl_diag_text(run, tmp);

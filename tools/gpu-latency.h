@@ -13,6 +13,7 @@
  *   gl-csv.c        --csv
  *   gl-compare.c    --compare BASE.dat
  *   gl-gate.c       --fail-if
+ *   gl-frames.c     --frames (gpulat-frames.h, a session listener), crtc gates
  *   gl-diag.c       --explain, --fence-path (gpulat-diag.h)
  *   gl-watch.c      --watch: live tracefs instance, rolling summary, saved traces
  *   gl-pf-run.c     --perfetto: one run streamed into a Perfetto trace
@@ -89,6 +90,8 @@ struct gl_opts {
 	uint64_t	duration_ns;	/* --duration (watch), 0 = until Ctrl-C */
 	const char	*perfetto;	/* --perfetto OUT.pftrace */
 	bool		perfetto_sched;	/* --perfetto-sched */
+	bool		frames;		/* --frames */
+	bool		threshold_given;	/* --threshold: no refresh-interval default */
 };
 
 /*
@@ -124,7 +127,21 @@ struct gl_run {
 	int		cpus;		/* summed over the files */
 	struct gl_pf	*pf;		/* --perfetto: a session listener */
 	struct gpulat_filter *pf_filter; /* --perfetto: the jobs filter, for events */
+	struct gpulat_frames_listener *fl;	/* the frames listener of the session */
+	struct gpulat_frames *frames;	/* its analysis, NULL without vblank events */
+	uint64_t	stall_threshold_ns;	/* in use: --threshold, default or refresh */
+	int		threshold_from_crtc;	/* the refresh of this CRTC, -1: not */
 };
+
+/* gl-frames.c */
+struct json_object;
+int gl_frames_attach(struct gl_run *r);
+void gl_frames_collect(struct gl_run *r);
+void gl_frames_free(struct gl_run *r);
+void gl_frames_header(const struct gl_run *r, FILE *out);
+int gl_frames_text(const struct gl_run *r, FILE *out);
+void gl_frames_json(const struct gl_run *r, struct json_object *root);
+int gl_frames_csv(const struct gl_run *r, FILE *out);
 
 /* gl-input.c */
 int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, size_t n);

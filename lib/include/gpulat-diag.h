@@ -85,6 +85,8 @@ struct tep_record;
 void gpulat_diag_opts_init(struct gpulat_diag_opts *o);
 struct gpulat_diag *gpulat_diag_new(const struct gpulat_diag_opts *o);
 void gpulat_diag_free(struct gpulat_diag *d);
+/* stall threshold learnt while reading; gaps ending later use it */
+void gpulat_diag_set_stall_threshold(struct gpulat_diag *d, uint64_t ns);
 
 /**
  * gpulat_diag_feed - one decoded event, in time order across all CPUs

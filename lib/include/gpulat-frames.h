@@ -7,6 +7,8 @@
  *                                events, queue events for the job count)
  *   gpulat_frames_job(f, job)    every job from the tracker (any order)
  *   gpulat_frames_finish(f)      then read the CRTCs, clients, late frames
+ * or, on a session: l = gpulat_frames_listen(session, flags), run the
+ * session, f = gpulat_frames_listener_frames(l).
  *
  * Definitions (docs/frames.md has the long form):
  *  - vblank instant V(c, s): drm_vblank_event `time` of CRTC c, count s, when
@@ -178,6 +180,20 @@ const struct gpulat_late_frame *gpulat_frames_late(const struct gpulat_frames *f
 						   size_t client, size_t i);
 size_t gpulat_frames_nprocs(const struct gpulat_frames *f);
 const struct gpulat_frame_proc *gpulat_frames_proc(const struct gpulat_frames *f, size_t i);
+
+/* ---- as a session listener (frames-session.c) ---- */
+
+struct gpulat_session;
+struct gpulat_frames_listener;
+
+#define GPULAT_FRAMES_LEARN_THRESHOLD	(1u << 0)
+
+struct gpulat_frames_listener *gpulat_frames_listen(struct gpulat_session *s, unsigned int flags);
+void gpulat_frames_listener_free(struct gpulat_frames_listener *l);
+/* the analysis, NULL when the input had no drm vblank event */
+struct gpulat_frames *gpulat_frames_listener_frames(const struct gpulat_frames_listener *l);
+/* the CRTC whose refresh became the stall threshold, -1 if none */
+int gpulat_frames_listener_threshold_crtc(const struct gpulat_frames_listener *l);
 
 #ifdef __cplusplus
 }

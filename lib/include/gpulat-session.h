@@ -288,6 +288,11 @@ const struct gpulat_worst *gpulat_session_kept(const struct gpulat_session *s, s
 /* inputs: files (or 1 attached tep) */
 int gpulat_session_nfiles(const struct gpulat_session *s);
 const char *gpulat_session_path(const struct gpulat_session *s, int file);	/* NULL for a tep */
+/* "local", "mono", ... as recorded; NULL when unknown */
+const char *gpulat_session_trace_clock(const struct gpulat_session *s, int file);
+/* a threshold learnt while reading (display refresh): 0, -EBUSY once stalls were looked for */
+int gpulat_session_set_stall_threshold(struct gpulat_session *s, uint64_t ns);
+uint64_t gpulat_session_stall_threshold(const struct gpulat_session *s);
 int gpulat_session_cpus(const struct gpulat_session *s, int file);
 /* the job cpu number of cpu 0 of @file (files are numbered one after the other) */
 int gpulat_session_cpu_base(const struct gpulat_session *s, int file);

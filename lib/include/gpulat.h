@@ -507,6 +507,9 @@ void gpulat_stats_free(struct gpulat_stats *s);
 /* every job from the tracker callback; jobs may arrive in any order */
 int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job);
 
+/* the threshold learnt while reading (display refresh); -EBUSY once stalls were looked for */
+int gpulat_stats_set_stall_threshold(struct gpulat_stats *s, uint64_t ns);
+
 /* first and last timestamp of ANY event in the trace (for busy % and depth) */
 void gpulat_stats_set_span(struct gpulat_stats *s, uint64_t first_ts, uint64_t last_ts);
 
