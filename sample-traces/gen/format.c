@@ -66,8 +66,9 @@ static const char *system_dir(const char *system, const struct gen_scenario *sc)
 	if (!strcmp(system, "amdgpu"))
 		return sc->era == ERA_617 ? "derived/amdgpu-6.17" :
 					    "derived/amdgpu-5.5-6.16";
+	/* real drm vblank formats (identical layouts in both kernels) */
 	if (!strcmp(system, "drm"))
-		return "derived/drm";
+		return sc->era == ERA_617 ? "linux-6.12-debian" : "linux-6.1-debian";
 	return HOST_DIR;
 }
 
