@@ -96,7 +96,8 @@ struct gpulat_text {
 	size_t			nla;
 	bool			deciding;
 	uint64_t		la_jobs;
-	bool			seen617, seen_run_old, seen_old, seen_amd, ring_ptr;
+	bool			seen617, seen_run_old, seen_old, seen_done_old, seen_amd;
+	bool			ring_ptr;
 
 	/* per cpu: last timestamp, pending lost events */
 	uint64_t		*cpu_last;
@@ -104,6 +105,8 @@ struct gpulat_text {
 	int			ncpu;
 
 	struct gpulat_tracker	*t;
+	gpulat_text_start_fn	start;		/* told the era before the first event */
+	void			*start_data;
 	gpulat_text_hook_fn	hook;
 	void			*hook_data;
 	int			stop;
@@ -600,6 +603,8 @@ static void note_era(struct gpulat_text *x, const struct evname *n, const struct
 			x->seen_run_old = true;
 		else
 			x->seen_old = true;
+		if (n->kind == GPULAT_EV_DONE && !x->seen617)
+			x->seen_done_old = true;
 		if (ev->flags & GPULAT_EVF_RING_PTR)
 			x->ring_ptr = true;
 		if (n->kind != GPULAT_EV_DEP && n->kind != GPULAT_EV_UNSCHED)
@@ -618,14 +623,20 @@ static void note_era(struct gpulat_text *x, const struct evname *n, const struct
 	}
 }
 
-static enum gpulat_era decide_era(const struct gpulat_text *x)
+static enum gpulat_era decide_era(struct gpulat_text *x)
 {
 	if (x->seen617)
 		return GPULAT_ERA_V617;
 	if (x->seen_run_old)
 		return x->ring_ptr ? GPULAT_ERA_V57 : GPULAT_ERA_V519;
-	if (x->seen_old)
+	/* done events but never a run: a 4.16-5.6 kernel (no drm_run_job) */
+	if (x->seen_old && x->seen_done_old)
 		return GPULAT_ERA_PRE57;
+	if (x->seen_old) {
+		/* queue events only (a grep for one process): no way to tell */
+		x->info.era_guessed = true;
+		return x->ring_ptr ? GPULAT_ERA_V57 : GPULAT_ERA_V519;
+	}
 	if (x->seen_amd)
 		return GPULAT_ERA_AMDGPU;
 	return GPULAT_ERA_NONE;
@@ -662,6 +673,8 @@ static void start_tracker(struct gpulat_text *x)
 		gpulat_tracker_set_era(x->t, x->info.era);
 		gpulat_tracker_set_signal_expected(x->t, x->info.signals);
 	}
+	if (x->start)
+		x->start(x->info.era, x->info.signals, x->start_data);
 }
 
 /* end the look-ahead: decide the era and deliver what was kept */
@@ -1052,6 +1065,12 @@ void gpulat_text_set_warn(struct gpulat_text *x, gpulat_warn_fn fn, void *data)
 void gpulat_text_set_context(struct gpulat_text *x, bool on)
 {
 	x->context = on;
+}
+
+void gpulat_text_set_start(struct gpulat_text *x, gpulat_text_start_fn fn, void *data)
+{
+	x->start = fn;
+	x->start_data = data;
 }
 
 void gpulat_text_set_file_index(struct gpulat_text *x, int file)

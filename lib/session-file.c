@@ -180,6 +180,10 @@ int gpulat_session_run(struct gpulat_session *s)
 		gpulat__session_msg(s, GPULAT_MSG_ERROR, "no trace file given");
 		return -EINVAL;
 	}
+	/* ftrace text logs (and "-") go to the text reader */
+	ret = gpulat__session_text_run(s);
+	if (ret != 1)
+		return ret;
 	ret = open_files(s);
 	if (ret < 0)
 		return ret;

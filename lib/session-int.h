@@ -12,6 +12,7 @@
 #include "gpulat-session.h"
 
 struct gpulat_reader;
+struct gpulat_text;
 
 struct slistener {
 	struct gpulat_listener	l;	/* zero-extended to our size */
@@ -44,6 +45,7 @@ struct gpulat_session {
 	struct sfile		*files;
 	int			nfiles;
 	struct gpulat_reader	*reader;	/* session-file.c */
+	struct gpulat_text	*text;		/* session-text.c: a text log */
 	void			(*close_input)(struct gpulat_session *s);
 	struct gpulat_binding	*own_bind;	/* attached tep */
 	uint64_t		*cpu_last;	/* push: last ts per cpu (lost windows) */
@@ -71,6 +73,9 @@ int gpulat__session_event(struct gpulat_session *s, const struct gpulat_event *e
 			  struct tep_record *rec, int file);
 /* after the input ended and the tracker was flushed: span, stats, diag, listeners */
 int gpulat__session_end(struct gpulat_session *s);
+
+/* session-text.c: 1 when the inputs are no text log, else gpulat_session_run()'s */
+int gpulat__session_text_run(struct gpulat_session *s);
 
 /* filter.c */
 void gpulat__filter_window(const struct gpulat_filter *f, uint64_t *start, uint64_t *end);

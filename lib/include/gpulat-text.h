@@ -68,6 +68,14 @@ void gpulat_text_set_context(struct gpulat_text *x, bool on);
 /* index put into gpulat_event.file (several inputs), default 0 */
 void gpulat_text_set_file_index(struct gpulat_text *x, int file);
 
+/*
+ * Called once, before the first event is delivered, with the era and
+ * whether finished-fence signals are in the log (decided from its first GPU
+ * events), after the tracker given to gpulat_text_run() was set up with them.
+ */
+typedef void (*gpulat_text_start_fn)(enum gpulat_era era, bool signals, void *data);
+void gpulat_text_set_start(struct gpulat_text *x, gpulat_text_start_fn fn, void *data);
+
 /* same signature as gpulat_reader_hook_fn; @rec is always NULL */
 typedef int (*gpulat_text_hook_fn)(const struct gpulat_event *ev, struct tep_record *rec,
 				   int file, void *data);
@@ -99,6 +107,7 @@ struct gpulat_text_info {
 	uint64_t	resolution_ns;	/* of the timestamps: 1000 = 1 us */
 	bool		raw_clock;	/* timestamps are counter units, not seconds */
 	enum gpulat_era	era;
+	bool		era_guessed;	/* queue events only (grep): 5.7+ assumed */
 	bool		signals;	/* finished-fence dma_fence_signaled present */
 	int		cpus;		/* highest cpu seen + 1 (or the #P: header) */
 	uint64_t	lines;
@@ -123,6 +132,16 @@ const char *gpulat_text_layout_name(enum gpulat_text_layout l);
 const char *gpulat_text_path(const struct gpulat_text *x);
 /* intern a string in the reader's table (valid until gpulat_text_close()) */
 const char *gpulat_text_intern(struct gpulat_text *x, const char *s);
+
+/*
+ * Sessions (gpulat-session.h) read a text log given to
+ * gpulat_session_add_file() (or "-") through this reader. Return 0 and fill
+ * @info when the session's input was text, -ENOENT otherwise.
+ */
+struct gpulat_session;
+int gpulat_text_session_info(const struct gpulat_session *s, struct gpulat_text_info *info);
+/* the "1 us" / "1 ns" / "10 us" spelling of a resolution */
+const char *gpulat_text_resolution(uint64_t ns, char *buf, size_t len);
 
 #ifdef __cplusplus
 }
