@@ -178,6 +178,7 @@ struct json_object *gl_json_run(const struct gl_run *r)
 		json_object_array_add(a, json_object_new_string(r->files[i]));
 	add(o, "files", a);
 	add(o, "era", json_object_new_string(gpulat_era_name(r->era)));
+	gl_textlog_json(r, o);
 	add(o, "first_ts", json_object_new_uint64(r->first_ts));
 	add(o, "last_ts", json_object_new_uint64(r->last_ts));
 	add(o, "span_ns", json_object_new_uint64(r->span_last - r->span_first));

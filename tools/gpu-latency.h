@@ -9,6 +9,7 @@
  *   gl-units.c      parse and print durations and trace-cmd style timestamps
  *   gl-jobs.c       per-job rows (--jobs) and the kept incomplete jobs
  *   gl-text.c       the default text report and --hist
+ *   gl-textlog.c    what the report says about a text-log input
  *   gl-json.c       --json
  *   gl-csv.c        --csv
  *   gl-compare.c    --compare BASE.dat
@@ -201,6 +202,11 @@ struct json_object *gl_json_run(const struct gl_run *r);
 struct json_object *gl_json_summary(const struct gpulat_summary *s);
 struct json_object *gl_json_job(const struct gpulat_job *job);
 int gl_json_print(const struct gl_run *r, struct json_object *o, FILE *out);
+
+/* gl-textlog.c: nothing for a trace.dat */
+struct json_object;
+void gl_textlog_header(const struct gl_run *r, FILE *out);
+void gl_textlog_json(const struct gl_run *r, struct json_object *o);
 
 /* gl-diag.c */
 int gl_diag_text(const struct gl_run *r, FILE *out);
