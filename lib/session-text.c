@@ -18,7 +18,7 @@
 
 static const char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
-/* is @path an ftrace text log? ("-" always: only text can be streamed) */
+/* is @path text? ("-" always: only text can be streamed) */
 static bool is_text(const char *path)
 {
 	char buf[4096];
@@ -36,7 +36,12 @@ static bool is_text(const char *path)
 		return false;
 	if ((size_t)n >= sizeof(trace_magic) && !memcmp(buf, trace_magic, sizeof(trace_magic)))
 		return false;
-	return gpulat_text_probe(buf, (size_t)n);
+	/*
+	 * Text that is no ftrace log goes to the text reader too, for its
+	 * clearer error ("not a trace-cmd data file nor an ftrace text log");
+	 * anything with a NUL byte is left to the trace.dat reader.
+	 */
+	return gpulat_text_probe(buf, (size_t)n) || !memchr(buf, '\0', (size_t)n);
 }
 
 static void close_text(struct gpulat_session *s)
@@ -103,16 +108,26 @@ int gpulat__session_text_run(struct gpulat_session *s)
 {
 	struct gpulat_text_info info;
 	char err[1024];
-	int i, ntext = 0, ret;
+	int i, k = -1, ret;
 
-	for (i = 0; i < s->nfiles; i++)
-		ntext += is_text(s->files[i].path);
-	if (!ntext)
+	for (i = 0; i < s->nfiles && k < 0; i++)
+		if (is_text(s->files[i].path))
+			k = i;
+	if (k < 0)
 		return 1;
 	if (s->nfiles > 1) {
+		/* the text input's own problem first, if it has one */
+		struct gpulat_text *x = gpulat_text_open(s->files[k].path, err, sizeof(err));
+
+		if (!x) {
+			ret = -errno;
+			gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s", err);
+			return ret;
+		}
+		gpulat_text_close(x);
 		gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s: a text log is read alone (trace.dat "
 				    "files can be merged, text logs cannot); analyse it by itself",
-				    s->files[0].path);
+				    s->files[k].path);
 		return -EINVAL;
 	}
 	s->text = gpulat_text_open(s->files[0].path, err, sizeof(err));
