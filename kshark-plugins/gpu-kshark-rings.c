@@ -38,6 +38,37 @@ struct trace_rings {
 	int			sd;
 };
 
+/*
+ * The default plugin: this install's, found relative to this program (so a relocated
+ * install, an extracted .deb or the build tree use their own); GST_KSHARK_REL_PLUGIN is
+ * relative to the install's bindir (absolute when configured so).
+ */
+static const char *default_plugin(void)
+{
+	static const char * const rel[] = { GST_KSHARK_REL_PLUGIN, "plugin-gpu_jobs.so" };
+	static char path[PATH_MAX];
+	char self[PATH_MAX], *slash;
+	size_t i;
+	int n;
+
+	if (GST_KSHARK_REL_PLUGIN[0] == '/')
+		return GST_KSHARK_REL_PLUGIN;
+	if (!realpath("/proc/self/exe", self))
+		return rel[0];
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		char cand[PATH_MAX];
+
+		n = snprintf(cand, sizeof(cand), "%s/%s", self, rel[i]);
+		if (n > 0 && (size_t)n < sizeof(cand) && realpath(cand, path))
+			return path;
+	}
+	n = snprintf(path, sizeof(path), "%s/%s", self, rel[0]);
+	return n > 0 && (size_t)n < sizeof(path) ? path : rel[0];
+}
+
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
@@ -51,7 +82,7 @@ static void usage(FILE *f, const char *prog)
 		"  -c LIST    CPU graphs: all (default), none, or a list like 0,2-3\n"
 		"  -q         quiet: do not print the rings\n"
 		"  -h         this help\n",
-		prog, GST_KSHARK_DEFAULT_PLUGIN, DEFAULT_WIDTH, DEFAULT_HEIGHT);
+		prog, default_plugin(), DEFAULT_WIDTH, DEFAULT_HEIGHT);
 }
 
 static int add_key(struct trace_rings *tr, const char *dev, const char *ring)
@@ -318,7 +349,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	const char *session = NULL, *plugin = GST_KSHARK_DEFAULT_PLUGIN;
+	const char *session = NULL, *plugin = default_plugin();
 	const char *range = NULL, *cpus = NULL;
 	int width = DEFAULT_WIDTH, height = DEFAULT_HEIGHT;
 	struct trace_rings *trs;
