@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1
 #
 # Convenience front to CMake. The two set-up commands of the README:
-#   make demo    install deps, build, run gpu-latency on a bundled sample trace
-#   make check   install deps, build, run the whole ctest suite
+#   make demo    install the demo's deps, build the tool, run gpu-latency on a bundled trace
+#   make check   install the suite's deps, build everything, run the whole ctest suite
 # Other targets: build, install, bench, asan, clean.
 
 BUILD	?= build
@@ -10,20 +10,26 @@ JOBS	?= $(shell nproc)
 CMAKE_FLAGS ?=
 DEMO_TRACE ?= sample-traces/real/deps.dat
 
-.PHONY: all deps configure build demo check install bench asan clean
+.PHONY: all deps deps-demo configure build demo check install bench asan clean
 
 all: build
 
 deps:
-	scripts/install-deps
+	scripts/install-deps --check
+
+deps-demo:
+	scripts/install-deps --demo
 
 configure:
-	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -DBUILD_TESTING=ON $(CMAKE_FLAGS)
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-demo: deps build
+# only the tool, without the tests (their packages are not installed for the demo)
+demo: deps-demo
+	cmake -S . -B $(BUILD) -DBUILD_TESTING=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS) --target trace-cmd-gpu-latency
 	$(BUILD)/tools/trace-cmd-gpu-latency $(DEMO_TRACE)
 
 check: deps build
