@@ -3,14 +3,14 @@
 # Convenience front to CMake. The two set-up commands of the README:
 #   make demo    install the demo's deps, build the tool, run gpu-latency on a bundled trace
 #   make check   install the suite's deps, build everything, run the whole ctest suite
-# Other targets: build, install, bench, asan, clean.
+# Other targets: build, install, deb, bench, asan, clean.
 
 BUILD	?= build
 JOBS	?= $(shell nproc)
 CMAKE_FLAGS ?=
 DEMO_TRACE ?= sample-traces/real/deps.dat
 
-.PHONY: all deps deps-demo configure build demo check install bench asan clean
+.PHONY: all deps deps-demo configure build demo check install deb bench asan clean
 
 all: build
 
@@ -37,6 +37,10 @@ check: deps build
 
 install: build
 	cmake --install $(BUILD)
+
+# the Debian package (CPack): $(BUILD)/gpu-sched-trace_VERSION_ARCH.deb
+deb: build
+	cd $(BUILD) && cpack -G DEB
 
 bench: deps build
 	bench/run-bench $(BUILD)

@@ -18,6 +18,9 @@ include("${CMAKE_CURRENT_LIST_DIR}/guard-why.cmake")
 include("${GST_GUARD_LIST}")
 string(STRIP "${GST_GUARD_FILES}" GST_GUARD_FILES)
 string(REPLACE "\n" ";" GST_GUARD_FILES "${GST_GUARD_FILES}")
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+	list(APPEND GST_GUARD_FILES "/etc/profile.d/gpu-sched-trace.sh")	# install-profile.cmake
+endif()
 
 set(gst_foreign "")
 foreach(rel IN LISTS GST_GUARD_FILES)

@@ -32,6 +32,13 @@ while read -r f; do
 	n=$((n + 1))
 done < "$build/install_manifest.txt"
 [ "$n" -gt 5 ] || fail "install_manifest.txt lists $n files"
+# ... and every one of them is on the list the install-time guard checks (an install() that
+# bypasses gst_install_target / gst_install_files could replace a foreign file unchecked)
+while read -r f; do
+	rel=${f#"$prefix"/}
+	grep -qxF -- "$rel" "$build/gst-install-files.cmake" || grep -qxF -- "$f" "$build/gst-install-files.cmake" ||
+		fail "installed without the guard checking it: $f (use gst_install_files/gst_install_target)"
+done < "$build/install_manifest.txt"
 [ "$(sha256sum < "$root$prefix/bin/trace-cmd")" = "$foreign_sum" ] ||
 	fail "the install replaced a foreign $prefix/bin/trace-cmd"
 grep -q "not installing the trace-cmd front as $prefix/bin/trace-cmd (not installed by gpu-sched-trace)" <<<"$log" ||

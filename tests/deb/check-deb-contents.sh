@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1
+#
+# The .deb's control fields and file list: Depends computed from the shared libraries,
+# files in Debian's directories (the libtraceevent and KernelShark plugin directories their
+# Debian packages search), man pages, copyright, and never the system's /usr/bin/trace-cmd.
+#   check-deb-contents.sh DEB TEP_SYSTEM_DIR KS_SYSTEM_DIR
+set -euo pipefail
+deb=$1 tep_sys=$2 ks_sys=$3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+dep=$(dpkg-deb -f "$deb" Depends)
+for d in trace-cmd libtraceevent1 libtracecmd1 libc6; do
+	grep -qE "(^|, )$d( |,|$)" <<<"$dep" || fail "Depends has no $d: $dep"
+done
+files=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\.||')
+want="$tep_sys/plugin_gpu_sched.so
+/usr/bin/trace-cmd-gpu-latency
+/usr/libexec/gpu-sched-trace/bin/trace-cmd
+/usr/share/man/man1/trace-cmd-gpu-latency.1
+/usr/share/doc/gpu-sched-trace/copyright
+/etc/profile.d/gpu-sched-trace.sh"
+if [ -n "$ks_sys" ]; then
+	want="$want
+$ks_sys/plugin-gpu_jobs.so
+/usr/bin/gpu-kshark
+/usr/bin/gpu-kshark-rings
+/usr/share/man/man1/gpu-kshark.1"
+fi
+while read -r f; do
+	grep -qxF -- "$f" <<<"$files" || fail "not in the package: $f"
+done <<<"$want"
+if grep -qx '/usr/bin/trace-cmd' <<<"$files"; then
+	fail "the package contains /usr/bin/trace-cmd (the system's)"
+fi
+bad=$(grep -vE '^/(usr|etc/profile\.d)(/|$)|^/etc/$|^/$' <<<"$files" || true)
+[ -z "$bad" ] || fail "files outside /usr: $bad"
+grep -q '^/etc/profile.d/gpu-sched-trace.sh$' <<<"$(dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles)" ||
+	fail "/etc/profile.d/gpu-sched-trace.sh is not a conffile"
+echo "deb contents: ok ($(wc -l <<<"$files") entries; Depends: $dep)"

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1
+#
+# Build the .deb with CPack (into WORK), check its control fields and file list, extract
+# it with dpkg-deb -x and run every installed part from the extracted tree: the
+# libtraceevent plugin under plain trace-cmd report (TRACEEVENT_PLUGIN_DIR into the tree),
+# trace-cmd gpu-latency through the front, the KernelShark plugin headless (test_gpu_jobs,
+# against the trace's truth file) and gpu-kshark. Nothing is installed on the system.
+#
+#   check-deb.sh BUILD WORK TRACE TRUTH TEP_SYSTEM_DIR KS_SYSTEM_DIR [TEST_GPU_JOBS]
+#
+# TEP_SYSTEM_DIR / KS_SYSTEM_DIR are the directories Debian's libtraceevent and KernelShark
+# search (KS_SYSTEM_DIR from KernelShark's own KsCmakeDef.hpp; empty: no KernelShark plugin).
+set -euo pipefail
+
+build=$1 work=$2 trace=$3 truth=$4 tep_sys=$5 ks_sys=$6 test_jobs=${7:-}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+rm -rf "$work"
+mkdir -p "$work/pkg" "$work/home"
+export HOME=$work/home
+unset TRACEEVENT_PLUGIN_DIR GST_TRACE_CMD_FRONTS
+
+cpack --config "$build/CPackConfig.cmake" -G DEB -B "$work/pkg" > "$work/cpack.log" 2>&1 ||
+	{ cat "$work/cpack.log"; fail "cpack -G DEB"; }
+deb=$(ls "$work"/pkg/gpu-sched-trace_*.deb)
+echo "built $deb"
+"$(dirname "$0")/check-deb-contents.sh" "$deb" "$tep_sys" "$ks_sys"
+
+# extract and use each part from there
+x=$work/x
+dpkg-deb -x "$deb" "$x"
+
+out=$(TRACEEVENT_PLUGIN_DIR=$x$tep_sys trace-cmd report -V6 "$trace" 2>&1)
+grep -q "registering plugin: $x$tep_sys/plugin_gpu_sched.so" <<<"$out" ||
+	fail "trace-cmd report did not load the extracted plugin"
+grep -q "drm_sched_job_queue: *dev=0000:03:00.0 ring=gfx fence=" <<<"$out" ||
+	fail "extracted plugin did not decode drm_sched_job_queue"
+
+fpath=$x/usr/libexec/gpu-sched-trace/bin:/usr/bin:/bin
+a=$(PATH=$fpath trace-cmd gpu-latency -q "$trace")
+b=$("$x/usr/bin/trace-cmd-gpu-latency" -q "$trace")
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "extracted front: trace-cmd gpu-latency"
+grep -q "kernel era   6.17+" <<<"$("$x/usr/bin/trace-cmd-gpu-latency" "$trace")" ||
+	fail "extracted trace-cmd-gpu-latency: no era line"
+out=$(PATH=$fpath trace-cmd report -V6 "$trace" 2>&1)
+grep -q "registering plugin: $x$tep_sys/plugin_gpu_sched.so" <<<"$out" ||
+	fail "extracted front: trace-cmd report without the extracted plugin"
+
+# the profile.d snippet puts the front first on PATH, once
+p=$(PATH=/usr/bin:/bin sh -c ". '$x/etc/profile.d/gpu-sched-trace.sh'; . '$x/etc/profile.d/gpu-sched-trace.sh'; echo \$PATH")
+[ "$p" = "/usr/libexec/gpu-sched-trace/bin:/usr/bin:/bin" ] || fail "profile.d snippet: PATH=$p"
+
+if [ -n "$ks_sys" ]; then
+	ks=$x$ks_sys/plugin-gpu_jobs.so
+	if [ -n "$test_jobs" ]; then
+		"$test_jobs" "$ks" "$trace" "$truth" > "$work/kshark.log" 2>&1 ||
+			{ cat "$work/kshark.log"; fail "extracted KernelShark plugin vs $truth"; }
+	fi
+	printf '#!/bin/sh\necho "TEP=$TRACEEVENT_PLUGIN_DIR ARGS=$*"\n' > "$work/kernelshark"
+	chmod +x "$work/kernelshark"
+	out=$(KERNELSHARK=$work/kernelshark GPU_KSHARK_SESSION=$work/s.json \
+	      "$x/usr/bin/gpu-kshark" "$trace")
+	[ "$out" = "TEP=$x$tep_sys ARGS=-p $ks -s $work/s.json" ] ||
+		fail "extracted gpu-kshark: not the tree's plugins: $out"
+	out=$("$x/usr/bin/gpu-kshark-rings" -h)
+	grep -qF "$ks" <<<"$out" || fail "extracted gpu-kshark-rings: default plugin not the tree's"
+fi
+echo "deb: every part works from the extracted package"
