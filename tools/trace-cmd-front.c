@@ -335,9 +335,11 @@ int main(int argc, char **argv)
 	    find_subcommand(&f, argv[2], prog, sizeof(prog)))
 		run_subcommand(prog, argv[2], argc, argv, true);
 	if (argc >= 2 && own_word(argv[1])) {
-		fprintf(stderr, "trace-cmd: trace-cmd-%s not found next to %s%s%s%s or on PATH "
-			"(a broken install of gpu-sched-trace?)\n", argv[1], f.selfdir,
-			*f.prefix ? ", in " : "", f.prefix, *f.prefix ? "/" GST_BIN_REL_DIR : "");
+		fprintf(stderr,
+			"trace-cmd: trace-cmd-%s not found next to %s%s%s%s or on PATH "
+			"(a broken install of gpu-sched-trace?)\n",
+			argv[1], f.selfdir, *f.prefix ? ", in " : "", f.prefix,
+			*f.prefix ? "/" GST_BIN_REL_DIR : "");
 		return 127;
 	}
 
