@@ -75,12 +75,23 @@ endfunction()
 # The guard runs first at install time (policy CMP0082: install rules run in the order
 # they are declared, subdirectories included); the list of files it checks is written at
 # generate time, once every directory has declared its files.
+# (one rule per component, so `--component devel` is guarded too; it runs once per install)
 function(gst_install_guard_begin)
-	install(CODE "set(GST_GUARD_LIST \"${CMAKE_BINARY_DIR}/gst-install-files.cmake\")
-include(\"${PROJECT_SOURCE_DIR}/cmake/install-guard.cmake\")" COMPONENT runtime)
+	foreach(c runtime devel)
+		install(CODE "if(NOT GST_GUARD_DONE)
+set(GST_GUARD_LIST \"${CMAKE_BINARY_DIR}/gst-install-files.cmake\")
+include(\"${PROJECT_SOURCE_DIR}/cmake/install-guard.cmake\")
+set(GST_GUARD_DONE TRUE)
+endif()" COMPONENT ${c})
+	endforeach()
 endfunction()
 
+# Last rule: the manifest of what this install wrote (runtime component: a package of its
+# own per component would make two packages own it).
 function(gst_install_guard_end)
+	install(CODE "set(GST_GUARD_LIST \"${CMAKE_BINARY_DIR}/gst-install-files.cmake\")
+include(\"${PROJECT_SOURCE_DIR}/cmake/install-manifest.cmake\")" COMPONENT runtime)
+	gst_guard_add("share/gpu-sched-trace/installed-files")
 	get_property(files GLOBAL PROPERTY GST_GUARD_FILES)
 	list(JOIN files "\n" text)
 	file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/gst-install-files.cmake

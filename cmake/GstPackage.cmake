@@ -52,4 +52,33 @@ set(CPACK_SET_DESTDIR ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_INSTALL_PREFIX /usr)
 set(CPACK_PACKAGE_FILE_NAME "${CPACK_PACKAGE_NAME}_${PROJECT_VERSION}")
+
+# With libgpulat (lib/): two packages from the two install components. gpu-sched-trace
+# (runtime: everything above and libgpulat.so.0, with a shlibs file) and gpu-sched-trace-dev
+# (devel: headers, gpulat.pc, the libgpulat.so link), as Debian splits a library's -dev part.
+if(TARGET gpulat_shared)
+	set(CPACK_DEB_COMPONENT_INSTALL ON)
+	set(CPACK_COMPONENTS_ALL runtime devel)
+	set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME gpu-sched-trace)
+	set(CPACK_DEBIAN_RUNTIME_FILE_NAME DEB-DEFAULT)
+	set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "trace-cmd")
+	set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA "${PROJECT_SOURCE_DIR}/packaging/conffiles")
+	set(CPACK_DEBIAN_RUNTIME_PACKAGE_GENERATE_SHLIBS ON)
+	set(CPACK_DEBIAN_RUNTIME_DESCRIPTION "${CPACK_DEBIAN_PACKAGE_DESCRIPTION}
+.
+It also has the shared core library libgpulat.")
+	set(CPACK_DEBIAN_DEVEL_PACKAGE_NAME gpu-sched-trace-dev)
+	set(CPACK_DEBIAN_DEVEL_FILE_NAME DEB-DEFAULT)
+	set(CPACK_DEBIAN_DEVEL_PACKAGE_SECTION libdevel)
+	set(CPACK_DEBIAN_DEVEL_PACKAGE_DEPENDS
+	    "gpu-sched-trace (= ${PROJECT_VERSION}), libtraceevent-dev, libtracecmd-dev, libzstd-dev")
+	set(CPACK_DEBIAN_DEVEL_PACKAGE_SHLIBDEPS OFF)
+	set(CPACK_COMPONENT_DEVEL_DESCRIPTION "libgpulat development files
+The headers, pkg-config file (gpulat.pc) and link of libgpulat, the core of
+gpu-sched-trace: event binding for every kernel era, job tracking,
+statistics and the session API.")
+	set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}")
+	unset(CPACK_DEBIAN_PACKAGE_DEPENDS)
+	unset(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA)
+endif()
 include(CPack)

@@ -4,9 +4,10 @@
 # The .deb's control fields and file list: Depends computed from the shared libraries,
 # files in Debian's directories (the libtraceevent and KernelShark plugin directories their
 # Debian packages search), man pages, copyright, and never the system's /usr/bin/trace-cmd.
-#   check-deb-contents.sh DEB TEP_SYSTEM_DIR KS_SYSTEM_DIR
+# With DEV (gpu-sched-trace-dev): libgpulat.so.0 in DEB, its -dev parts in DEV.
+#   check-deb-contents.sh DEB TEP_SYSTEM_DIR KS_SYSTEM_DIR [DEV]
 set -euo pipefail
-deb=$1 tep_sys=$2 ks_sys=$3
+deb=$1 tep_sys=$2 ks_sys=$3 dev=${4:-}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 dep=$(dpkg-deb -f "$deb" Depends)
@@ -27,9 +28,27 @@ $ks_sys/plugin-gpu_jobs.so
 /usr/bin/gpu-kshark-rings
 /usr/share/man/man1/gpu-kshark.1"
 fi
+libdir=$(dirname "$(dirname "$tep_sys")")
+if [ -n "$dev" ]; then
+	want="$want
+$libdir/libgpulat.so.0"
+fi
 while read -r f; do
 	grep -qxF -- "$f" <<<"$files" || fail "not in the package: $f"
 done <<<"$want"
+if [ -n "$dev" ]; then
+	dfiles=$(dpkg-deb -c "$dev" | awk '{ print $6 }' | sed 's|^\.||')
+	for f in "$libdir/pkgconfig/gpulat.pc" "$libdir/libgpulat.so" /usr/include/gpulat/gpulat.h \
+		 /usr/include/gpulat/gpulat-session.h; do
+		grep -qxF -- "$f" <<<"$dfiles" || fail "not in the -dev package: $f"
+	done
+	grep -q '^/usr/include/gpulat/\|pkgconfig' <<<"$files" && fail "-dev files in the runtime package"
+	ddep=$(dpkg-deb -f "$dev" Depends)
+	grep -q "gpu-sched-trace (= " <<<"$ddep" || fail "-dev Depends: $ddep"
+	dup=$(comm -12 <(grep -v '/$' <<<"$files" | sort) <(grep -v '/$' <<<"$dfiles" | sort))
+	[ -z "$dup" ] || fail "files in both packages: $dup"
+	dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -q shlibs || fail "no shlibs file for libgpulat"
+fi
 if grep -qx '/usr/bin/trace-cmd' <<<"$files"; then
 	fail "the package contains /usr/bin/trace-cmd (the system's)"
 fi

@@ -7,13 +7,18 @@
 # trace-cmd gpu-latency through the front, the KernelShark plugin headless (test_gpu_jobs,
 # against the trace's truth file) and gpu-kshark. Nothing is installed on the system.
 #
-#   check-deb.sh BUILD WORK TRACE TRUTH TEP_SYSTEM_DIR KS_SYSTEM_DIR [TEST_GPU_JOBS]
+#   check-deb.sh BUILD WORK TRACE TRUTH TEP_SYSTEM_DIR KS_SYSTEM_DIR [TEST_GPU_JOBS [SESSION_TESTS]]
+#
+# With libgpulat there is also gpu-sched-trace-dev: extracted into the same tree, a program
+# (SESSION_TESTS/session-jobs.c) is built with nothing but `pkg-config gpulat` pointing into
+# the tree, run against the tree's libgpulat.so.0, and its job counts checked against the
+# trace's truth (SESSION_TESTS/check_jobs.py).
 #
 # TEP_SYSTEM_DIR / KS_SYSTEM_DIR are the directories Debian's libtraceevent and KernelShark
 # search (KS_SYSTEM_DIR from KernelShark's own KsCmakeDef.hpp; empty: no KernelShark plugin).
 set -euo pipefail
 
-build=$1 work=$2 trace=$3 truth=$4 tep_sys=$5 ks_sys=$6 test_jobs=${7:-}
+build=$1 work=$2 trace=$3 truth=$4 tep_sys=$5 ks_sys=$6 test_jobs=${7:-} session_tests=${8:-}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 rm -rf "$work"
 mkdir -p "$work/pkg" "$work/home"
@@ -23,8 +28,9 @@ unset TRACEEVENT_PLUGIN_DIR GST_TRACE_CMD_FRONTS
 cpack --config "$build/CPackConfig.cmake" -G DEB -B "$work/pkg" > "$work/cpack.log" 2>&1 ||
 	{ cat "$work/cpack.log"; fail "cpack -G DEB"; }
 deb=$(ls "$work"/pkg/gpu-sched-trace_*.deb)
-echo "built $deb"
-"$(dirname "$0")/check-deb-contents.sh" "$deb" "$tep_sys" "$ks_sys"
+dev=$(ls "$work"/pkg/gpu-sched-trace-dev_*.deb 2>/dev/null || true)
+echo "built $deb $dev"
+"$(dirname "$0")/check-deb-contents.sh" "$deb" "$tep_sys" "$ks_sys" "$dev"
 
 # extract and use each part from there
 x=$work/x
@@ -64,5 +70,24 @@ if [ -n "$ks_sys" ]; then
 		fail "extracted gpu-kshark: not the tree's plugins: $out"
 	out=$("$x/usr/bin/gpu-kshark-rings" -h)
 	grep -qF "$ks" <<<"$out" || fail "extracted gpu-kshark-rings: default plugin not the tree's"
+fi
+if [ -n "$dev" ]; then
+	dpkg-deb -x "$dev" "$x"
+	libdir=$(dirname "$tep_sys")
+	libdir=$(dirname "$libdir")
+	if [ -n "$session_tests" ] && [ -f "$session_tests/session-jobs.c" ]; then
+		mkdir -p "$work/consumer"
+		cp "$session_tests/session-jobs.c" "$work/consumer/"
+		flags=$(PKG_CONFIG_PATH=$x$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$x \
+			pkg-config --cflags --libs gpulat) || fail "pkg-config gpulat in the extracted -dev"
+		host=$(pkg-config --cflags --libs libtracecmd libtraceevent)
+		# shellcheck disable=SC2086
+		(cd "$work/consumer" && cc -o session-jobs session-jobs.c $flags $host) ||
+			fail "building against the extracted gpu-sched-trace-dev"
+		LD_LIBRARY_PATH=$x$libdir ldd "$work/consumer/session-jobs" |
+			grep -q "$x$libdir/libgpulat.so.0" || fail "not linked to the extracted libgpulat.so.0"
+		LD_LIBRARY_PATH=$x$libdir python3 "$session_tests/check_jobs.py" \
+			"$work/consumer/session-jobs" --file "$trace" || fail "libgpulat from the .deb: job counts"
+	fi
 fi
 echo "deb: every part works from the extracted package"

@@ -32,17 +32,27 @@ before=$(sha256sum "$tc")
 cpack --config "$build/CPackConfig.cmake" -G DEB -B "$work/pkg" > "$work/cpack.log" 2>&1 ||
 	{ cat "$work/cpack.log"; fail "cpack -G DEB"; }
 deb=$(ls "$work"/pkg/gpu-sched-trace_*.deb)
+dev=$(ls "$work"/pkg/gpu-sched-trace-dev_*.deb 2>/dev/null || true)
+pkgs="gpu-sched-trace"
+[ -z "$dev" ] || pkgs="gpu-sched-trace-dev gpu-sched-trace"
 
 installed=0
 cleanup() {
 	if [ "$installed" = 1 ]; then
-		dpkg -P gpu-sched-trace > "$work/purge.log" 2>&1 || cat "$work/purge.log" >&2
+		# shellcheck disable=SC2086
+		dpkg -P $pkgs > "$work/purge.log" 2>&1 || cat "$work/purge.log" >&2
 	fi
 }
 trap cleanup EXIT
-dpkg -i "$deb" > "$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; installed=1; fail "dpkg -i"; }
+# shellcheck disable=SC2086
+dpkg -i "$deb" $dev > "$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; installed=1; fail "dpkg -i"; }
 installed=1
-dpkg -L gpu-sched-trace > "$work/files"
+# shellcheck disable=SC2086
+dpkg -L $pkgs > "$work/files"
+if [ -n "$dev" ]; then
+	v=$(pkg-config --modversion gpulat) || fail "pkg-config gpulat after installing -dev"
+	[ "$v" = "$(dpkg-query -W -f='${Version}' gpu-sched-trace-dev)" ] || fail "gpulat.pc version $v"
+fi
 
 # 1. plain trace-cmd report, as a user would type it
 out=$(env -i HOME="$work/home" PATH=/usr/bin:/bin trace-cmd report -V6 "$trace" 2>&1)
@@ -76,7 +86,8 @@ else
 fi
 
 # remove it again: nothing left, the system's trace-cmd as it was
-dpkg -P gpu-sched-trace > "$work/purge.log" 2>&1 || { cat "$work/purge.log"; fail "dpkg -P"; }
+# shellcheck disable=SC2086
+dpkg -P $pkgs > "$work/purge.log" 2>&1 || { cat "$work/purge.log"; fail "dpkg -P"; }
 installed=0
 while read -r f; do
 	[ -d "$f" ] || [ ! -e "$f" ] || fail "left after dpkg -P: $f"

@@ -44,6 +44,11 @@ done < "$build/install_manifest.txt"
 grep -q "not installing the trace-cmd front as $prefix/bin/trace-cmd (not installed by gpu-sched-trace)" <<<"$log" ||
 	fail "no message about the foreign bin/trace-cmd: $log"
 rm "$root$prefix/bin/trace-cmd"
+# the manifest lists what was written, with sha256 (the next install's guard reads it)
+mf=$root$prefix/share/gpu-sched-trace/installed-files
+[ -f "$mf" ] || fail "no manifest $mf"
+sum=$(sha256sum < "$root$prefix/bin/trace-cmd-gpu-latency" | cut -d' ' -f1)
+grep -qxF "$sum  $prefix/bin/trace-cmd-gpu-latency" "$mf" || fail "manifest lacks the tool: $(cat "$mf")"
 # the one-line note for plain trace-cmd report (the default prefix is not searched)
 case "$tep_dir" in
 /usr/lib/*/traceevent/plugins) ;;
