@@ -411,7 +411,7 @@ int main(int argc, char **argv)
 		for (k = 0; k < trs[i].n_keys; k++) {
 			char label[256];
 
-			gpujob_ring_label(label, sizeof(label), trs[i].keys[k].dev,
+			gpulat_ring_label(label, sizeof(label), trs[i].keys[k].dev,
 					  trs[i].keys[k].ring);
 			printf("%d\t%d\t%s\t%s\t%s\n", i, trs[i].keys[k].id, label,
 			       trs[i].keys[k].dev, trs[i].keys[k].ring);

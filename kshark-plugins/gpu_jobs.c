@@ -38,7 +38,6 @@
 #define GPUJOB_MAX_SUBROWS	64
 
 static void gpujob_free_results(struct plugin_gpujob_ctx *ctx);
-static void gpujob_name_pointer_ring(struct plugin_gpujob_ctx *ctx, size_t r);
 static void gpujob_free_blocks(struct plugin_gpujob_ctx *ctx);
 
 static void gpujob_index_free(struct gpujob_index *idx)
@@ -442,6 +441,7 @@ static void gpujob_on_job(const struct gpulat_job *j, void *data)
 	/* the tracker's strings die with it: keep the binding's copies */
 	job->dev = gpulat_binding_intern(ctx->binding, j->dev ? j->dev : "");
 	job->ring = j->ring ? gpulat_binding_intern(ctx->binding, j->ring) : NULL;
+	job->ring_ptr = j->ring_ptr ? gpulat_binding_intern(ctx->binding, j->ring_ptr) : NULL;
 	job->comm = j->comm ? gpulat_binding_intern(ctx->binding, j->comm) : NULL;
 	if (!job->dev)
 		job->dev = "";
@@ -612,11 +612,14 @@ static int gpujob_build_rings(struct plugin_gpujob_ctx *ctx)
 
 		if (!job->ring || !job->ring[0])
 			continue;
-		r = gpujob_ring_add(ctx, job->dev, job->ring);
+		/* the row is the ring as traced (its id), named as the core names it */
+		r = gpujob_ring_add(ctx, job->dev, job->ring_ptr ? job->ring_ptr : job->ring);
 		if (r < 0)
 			return -ENOMEM;
 		job->ring_idx = r;
 		ctx->rings[r].n_jobs++;
+		if (!ctx->rings[r].shown || ctx->rings[r].shown == ctx->rings[r].name)
+			ctx->rings[r].shown = job->ring;
 	}
 
 	if (!ctx->n_rings)
@@ -638,7 +641,8 @@ static int gpujob_build_rings(struct plugin_gpujob_ctx *ctx)
 		struct plugin_gpujob_ring *ring = &ctx->rings[keys[i].user];
 
 		ring->id = keys[i].id;
-		gpujob_ring_label(label, sizeof(label), ring->dev, ring->name);
+		gpulat_ring_label(label, sizeof(label), ring->dev,
+				  ring->shown ? ring->shown : ring->name);
 		ring->label = strdup(label);
 		if (!ring->label) {
 			free(keys);
@@ -649,7 +653,6 @@ static int gpujob_build_rings(struct plugin_gpujob_ctx *ctx)
 	free(keys);
 
 	for (i = 0; i < ctx->n_rings; i++) {
-		gpujob_name_pointer_ring(ctx, i);
 		/*
 		 * Name the synthetic task after the ring, so that KernelShark's task
 		 * lists and the row label read "gfx-1234567890" rather than "<...>".
@@ -658,60 +661,6 @@ static int gpujob_build_rings(struct plugin_gpujob_ctx *ctx)
 			tep_register_comm(tep, ctx->rings[i].label, ctx->rings[i].id);
 	}
 	return 0;
-}
-
-/*
- * Before 5.19 the ring is a "const char *name": the trace holds only its address. The
- * scheduler's fences carry the ring's name as their timeline, so name the row after the
- * dma_fence timeline of one of its jobs' finished fence when the trace has it.
- */
-static void gpujob_name_pointer_ring(struct plugin_gpujob_ctx *ctx, size_t r)
-{
-	struct plugin_gpujob_ring *ring = &ctx->rings[r];
-	const char *timeline = NULL;
-	size_t i, k, tried = 0;
-	char label[256];
-
-	if (strncmp(ring->name, "0x", 2))
-		return;
-
-	for (i = 0; i < ctx->n_jobs && !timeline && tried < 8; i++) {
-		const struct plugin_gpujob *job = &ctx->jobs[i];
-
-		if (job->ring_idx != (int)r || job->ctx == GPULAT_NONE)
-			continue;
-		tried++;
-		for (k = 0; k < ctx->n_evs; k++) {
-			const struct gpulat_event *ev = &ctx->evs[k].ev;
-
-			if (ev->kind >= GPULAT_EV_FENCE_INIT && ev->kind <= GPULAT_EV_FENCE_WAIT_END &&
-			    (ev->flags & GPULAT_EVF_FENCE) && ev->timeline && ev->timeline[0] &&
-			    (uint32_t)ev->ctx == (uint32_t)job->ctx) {
-				timeline = ev->timeline;
-				break;
-			}
-		}
-	}
-	if (!timeline)
-		return;
-
-	/* the address's tail keeps two rings of the same name apart */
-	snprintf(label, sizeof(label), "%s@%s", timeline,
-		 strlen(ring->name) > 6 ? ring->name + strlen(ring->name) - 4 : ring->name);
-	for (i = 0; i < ctx->n_rings; i++)
-		if (i != r && ctx->rings[i].label && !strcmp(ctx->rings[i].label, timeline))
-			break;
-	if (i == ctx->n_rings)
-		snprintf(label, sizeof(label), "%s", timeline);
-	for (i = 0; i < r; i++)
-		if (!strcmp(ctx->rings[i].label, label))
-			snprintf(label, sizeof(label), "%s@%s", timeline,
-				 ring->name + (strlen(ring->name) > 6 ? strlen(ring->name) - 4 : 0));
-
-	free(ring->label);
-	ring->label = strdup(label);
-	if (!ring->label)
-		ring->label = strdup(ring->name);
 }
 
 /* Greedy stacking: each job takes the lowest sub-row that is free at its begin. */

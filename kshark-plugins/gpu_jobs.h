@@ -61,7 +61,7 @@ struct plugin_gpujob {
 	struct kshark_entry	*entry[GPUJOB_NSTAGES];
 	/** Device ("" before 6.17) and ring name; NULL ring when unknown. */
 	const char		*dev;
-	/** Ring name. */
+	/** Ring name (before 5.19 as the core library names the traced address). */
 	const char		*ring;
 	/** Submitting process name. */
 	const char		*comm;
@@ -81,6 +81,8 @@ struct plugin_gpujob {
 	int			status;
 	/** Stages lost to ring-buffer overruns (1 << enum gpulat_stage). */
 	unsigned int		lost_stages;
+	/** Before 5.19: the ring's address label as traced (gpulat_job.ring_ptr), else NULL. */
+	const char		*ring_ptr;
 };
 
 /** struct plugin_gpujob_dep - a dependency of a job on a fence */
@@ -97,9 +99,9 @@ struct plugin_gpujob_dep {
 struct plugin_gpujob_ring {
 	/** Device ("" before 6.17). */
 	const char		*dev;
-	/** Ring name as traced. */
+	/** Ring name as traced (the synthetic id is made from it). */
 	const char		*name;
-	/** Row label ("ring" or "ring@dev"). */
+	/** Row label: gpulat_ring_label() of dev and the ring's name ("dev/ring"). */
 	char			*label;
 	/** Synthetic task id of the ring row (gpu_rings.h). */
 	int			id;
@@ -107,6 +109,8 @@ struct plugin_gpujob_ring {
 	int			n_subrows;
 	/** Number of jobs on this ring. */
 	size_t			n_jobs;
+	/** The ring's name as the core library gives it (NULL: @name). */
+	const char		*shown;
 };
 
 /*

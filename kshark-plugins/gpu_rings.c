@@ -3,7 +3,6 @@
  * gpu_rings - stable synthetic task ids for GPU rings (see gpu_rings.h).
  */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,16 +75,4 @@ again:
 		}
 		keys[i].id = id;
 	}
-}
-
-char *gpujob_ring_label(char *buf, size_t len, const char *dev, const char *ring)
-{
-	/* PCI addresses without the usual domain, like lspci: 0000:03:00.0 -> 03:00.0 */
-	if (dev && !strncmp(dev, "0000:", 5) && dev[5])
-		dev += 5;
-	if (dev && dev[0])
-		snprintf(buf, len, "%s@%s", ring ? ring : "?", dev);
-	else
-		snprintf(buf, len, "%s", ring ? ring : "?");
-	return buf;
 }

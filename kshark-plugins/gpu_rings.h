@@ -44,9 +44,6 @@ int gpujob_ring_id_hash(const char *dev, const char *ring);
  */
 void gpujob_ring_ids_assign(struct gpujob_ring_key *keys, size_t n);
 
-/* "ring" or "ring@dev" (PCI domain 0000: dropped) into @buf; returns @buf */
-char *gpujob_ring_label(char *buf, size_t len, const char *dev, const char *ring);
-
 #ifdef __cplusplus
 }
 #endif

@@ -123,6 +123,18 @@ void gpulat_filter_free(struct gpulat_filter *f)
 	free(f);
 }
 
+/* rings: the name, the label dev/ring, or (<= 5.18) the traced address (ringname.c) */
+static bool ring_match(const struct strlist *l, const struct gpulat_job *job)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (gpulat_ring_match(l->v[i], job->dev, job->ring, job->ring_ptr))
+			return true;
+	}
+	return !l->n;
+}
+
 /* the time a job is placed at for start_ns/end_ns: its first seen stage */
 static uint64_t job_ref_ts(const struct gpulat_job *job)
 {
@@ -152,7 +164,7 @@ bool gpulat_filter_job(const struct gpulat_filter *f, const struct gpulat_job *j
 	}
 	if (!strlist_match(&f->devs, job->dev))
 		return false;
-	if (!strlist_match(&f->rings, job->ring))
+	if (!ring_match(&f->rings, job))
 		return false;
 	if (!strlist_match(&f->comms, job->comm))
 		return false;

@@ -62,6 +62,11 @@ void gpulat__htab_prefetch_chain(const struct gpulat__htab *h, uint64_t k1, uint
 
 uint64_t gpulat__hash_str(const char *s);
 
+/* ---- ring names (ringname.c) ----------------------------------------------- */
+
+char *gpulat__ring_alias(char *buf, size_t len, const char *ptr, const char *timeline,
+			 bool taken);
+
 /* ---- quantile accumulator (quantile.c) ------------------------------------ */
 
 /*

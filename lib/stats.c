@@ -452,7 +452,7 @@ static void key_of(enum gpulat_group_kind k, const struct gpulat_job *j,
 	switch (k) {
 	case GPULAT_G_RING:
 		*k1 = (uintptr_t)dev ^ ((uint64_t)(uint32_t)j->file << 56);
-		*k2 = (uintptr_t)ring;
+		*k2 = (uintptr_t)ring;	/* the address label when there is one */
 		break;
 	case GPULAT_G_PROCESS:
 		*k1 = (uint64_t)(uint32_t)j->pid;
@@ -542,9 +542,13 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 	int m, ret = 0;
 
 	g->g.jobs++;
-	if (g->g.kind == GPULAT_G_RING && !g->g.ring_name && j->ring_name && j->ring &&
-	    j->ring_name != j->ring && strcmp(j->ring_name, j->ring))
-		g->g.ring_name = sstr(s, j->ring_name);
+	/*
+	 * <= 5.18: the group is the address label; a job handed out before the
+	 * tracker learned the ring's name carries the label as its name.
+	 */
+	if (g->g.kind == GPULAT_G_RING && g->g.ring_ptr && j->ring && j->ring_ptr &&
+	    g->g.ring == g->g.ring_ptr && strcmp(j->ring, j->ring_ptr))
+		g->g.ring = sstr(s, j->ring);
 	switch (j->status) {
 	case GPULAT_JOB_COMPLETE:
 		g->g.complete++;
@@ -605,7 +609,8 @@ static void add_worst(struct gpulat_stats *s, const struct gpulat_job *j)
 	w.job.dev = sstr(s, j->dev);
 	w.job.ring = sstr(s, j->ring);
 	w.job.comm = sstr(s, j->comm);
-	w.job.ring_name = j->ring_name ? sstr(s, j->ring_name) : w.job.ring;
+	w.job.ring_name = w.job.ring;
+	w.job.ring_ptr = j->ring_ptr ? sstr(s, j->ring_ptr) : NULL;
 	w.dep_wait = j->dep_wait;
 	for (i = 0; i < j->n_deps; i++) {
 		if (j->deps[i].ring) {
@@ -803,7 +808,12 @@ int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
 	if (job->total != GPULAT_NONE && job->total > s->longest)
 		s->longest = job->total;
 
-	g = get_group(s, GPULAT_G_RING, job, dev, ring, comm);
+	g = get_group(s, GPULAT_G_RING, job, dev, job->ring_ptr ? sstr(s, job->ring_ptr) : ring,
+		      comm);
+	if (g && job->ring_ptr && !g->g.ring_ptr) {
+		g->g.ring_ptr = g->g.ring;
+		g->g.ring = ring;
+	}
 	ret |= g ? group_add(s, g, job) : -ENOMEM;
 	g = get_group(s, GPULAT_G_PROCESS, job, dev, ring, comm);
 	ret |= g ? group_add(s, g, job) : -ENOMEM;
@@ -917,7 +927,7 @@ int gpulat_stats_finish(struct gpulat_stats *s)
 				g->sb.busy += g->sb.end - g->sb.start;
 				g->sb.any = false;
 			}
-			if (g->g.kind == GPULAT_G_RING && !g->g.ring_name)
+			if (g->g.kind == GPULAT_G_RING)
 				g->g.ring_name = g->g.ring;
 			g->g.busy_ns = g->sb.busy;
 			g->g.busy_pct = span ? 100.0 * (double)g->g.busy_ns / (double)span : 0.0;

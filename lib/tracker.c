@@ -40,6 +40,7 @@ struct ring {
 	const char		*name;
 	const char		*alias;		/* real name of a "0x..." label, from dma_fence */
 	uint64_t		last_done;	/* done_ts of the last job done on it */
+	int			file;
 };
 
 struct ctxmap {
@@ -209,6 +210,12 @@ static const char *tstr(struct gpulat_tracker *t, const char *s)
 	return r ? r : t->empty;
 }
 
+/* the ring's name as every front end shows it: the real name once known */
+static const char *shown_ring(const struct job *j)
+{
+	return j->ring && j->ring->alias ? j->ring->alias : j->j.ring;
+}
+
 static struct ring *get_ring(struct gpulat_tracker *t, const char *dev, const char *name)
 {
 	struct gpulat__hnode *n;
@@ -230,6 +237,7 @@ static struct ring *get_ring(struct gpulat_tracker *t, const char *dev, const ch
 	r->dev = dev;
 	r->name = name;
 	r->last_done = GPULAT_NONE;
+	r->file = t->cur_file;
 	if (gpulat__htab_insert(&t->rings, &r->node, k1, k2)) {
 		free(r);
 		return NULL;
@@ -564,7 +572,7 @@ static void dc_add(struct gpulat_tracker *t, const struct job *j)
 	memset(d, 0, sizeof(*d));
 	d->seq = j->j.seq;
 	d->dev = j->j.dev;
-	d->ring = j->j.ring;
+	d->ring = shown_ring(j);
 	d->done_ts = j->j.ts[GPULAT_ST_DONE];
 	d->ptr = j->j.fence_ptr;
 	d->ctx = d->seqno = GPULAT_NONE;
@@ -662,13 +670,34 @@ static void set_ring(struct gpulat_tracker *t, struct job *j, struct ring *r)
 	(void)t;
 }
 
-/* a drm_sched fence timeline is the ring's name: it names "0x..." labels */
+/*
+ * A drm_sched fence timeline is the ring's name (the scheduler creates its
+ * fences with sched->name as timeline): it names "0x..." labels (<= 5.18).
+ * Two rings of one file may share a name (two GPUs, no device field before
+ * 6.17): gpulat__ring_alias() keeps them apart.
+ */
 static void learn_alias(struct gpulat_tracker *t, struct job *j, const char *timeline)
 {
+	const struct ring *o;
+	char buf[256];
+	bool taken = false;
+
 	if (!j->ring || j->ring->alias || !timeline || !*timeline ||
-	    strncmp(j->ring->name, "0x", 2))
+	    !gpulat_ring_is_ptr(j->ring->name))
 		return;
-	j->ring->alias = tstr(t, timeline);
+	for (o = t->all_rings; o && !taken; o = o->next_all)
+		taken = o != j->ring && o->file == j->ring->file && o->alias &&
+			!strcmp(o->alias, timeline);
+	j->ring->alias = tstr(t, gpulat__ring_alias(buf, sizeof(buf), j->ring->name,
+						     timeline, taken));
+}
+
+/* the job's ring strings as handed out: name, and the address label (<= 5.18) */
+static void name_ring(struct job *j)
+{
+	j->j.ring_ptr = j->ring && gpulat_ring_is_ptr(j->ring->name) ? j->ring->name : NULL;
+	j->j.ring = shown_ring(j);
+	j->j.ring_name = j->j.ring;
 }
 
 static void stage(struct job *j, enum gpulat_stage st, const struct gpulat_event *ev)
@@ -865,8 +894,9 @@ static void free_job(struct gpulat_tracker *t, struct job *j)
 }
 
 /* remember @j as the job of the event being fed (gpulat_tracker_last_job()) */
-static void keep_last(struct gpulat_tracker *t, const struct job *j)
+static void keep_last(struct gpulat_tracker *t, struct job *j)
 {
+	name_ring(j);
 	t->last = j->j;
 	t->last.deps = NULL;
 	t->last.n_deps = j->ndeps;
@@ -885,7 +915,7 @@ static void emit(struct gpulat_tracker *t, struct job *j)
 	t->c.open--;
 	classify(t, j);
 	derive(t, j);
-	j->j.ring_name = j->ring && j->ring->alias ? j->ring->alias : j->j.ring;
+	name_ring(j);
 	j->j.n_deps = j->ndeps;
 	/* NULL without deps, also for a recycled job that keeps its array */
 	j->j.deps = j->ndeps ? j->deps : NULL;
@@ -1337,7 +1367,7 @@ static int on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, bool 
 	if (p) {
 		dep.job_seq = p->j.seq;
 		dep.dev = p->j.dev;
-		dep.ring = p->ring ? p->j.ring : NULL;
+		dep.ring = p->ring ? shown_ring(p) : NULL;
 	} else if (d) {
 		dep.job_seq = d->seq;
 		dep.dev = d->dev;
@@ -1679,6 +1709,31 @@ void gpulat_tracker_flush(struct gpulat_tracker *t, uint64_t end_ts)
 const struct gpulat_job *gpulat_tracker_last_job(const struct gpulat_tracker *t)
 {
 	return t->has_last ? &t->last : NULL;
+}
+
+/**
+ * gpulat_tracker_ring_name - the name of a ring of the current file, so far
+ * @t: tracker
+ * @dev: the event's device ("" / NULL before 6.17)
+ * @ring: the event's ring as traced
+ *
+ * Return: the real name of a "0x..." label once learned (see learn_alias()),
+ * else @ring. Strings live until gpulat_tracker_free().
+ */
+const char *gpulat_tracker_ring_name(struct gpulat_tracker *t, const char *dev,
+				     const char *ring)
+{
+	struct gpulat__hnode *n;
+	uint64_t k1;
+
+	if (!ring || !gpulat_ring_is_ptr(ring))
+		return ring;
+	/* the key of get_ring(), without creating the ring */
+	k1 = (uintptr_t)tstr(t, dev) ^ ((uint64_t)t->cur_file << 56);
+	n = gpulat__htab_find(&t->rings, k1, (uintptr_t)tstr(t, ring));
+	if (n && gpulat_container_of(n, struct ring, node)->alias)
+		return gpulat_container_of(n, struct ring, node)->alias;
+	return ring;
 }
 
 /**

@@ -406,12 +406,32 @@ static void gs_put_counts(struct trace_seq *s, const struct gpulat_event *e)
 		trace_seq_printf(s, " client=%llu", (unsigned long long)e->client_id);
 }
 
-/* dev= and ring= of an event that carries them */
-static void gs_put_where(struct trace_seq *s, const char *dev, const char *ring)
+/*
+ * dev= and ring= of an event that carries them. Before 5.19 the event holds
+ * the address of the ring's name; the core library names it from the
+ * drm_sched fence timelines (gpulat_tracker_ring_name()), and `raw` adds
+ * the address as ring_ptr=.
+ */
+static void gs_put_where(struct trace_seq *s, const char *dev, const char *ring,
+			 const char *ring_ptr)
 {
 	if (dev && *dev)
 		gs_put_str(s, "dev", dev);
 	gs_put_str(s, "ring", ring);
+	if (gs_opt(GS_OPT_RAW) && ring_ptr && (!ring || strcmp(ring, ring_ptr)))
+		gs_put_str(s, "ring_ptr", ring_ptr);
+}
+
+/* the name of the event's ring, as far as the tracker knows it */
+static const char *gs_ring(struct gs_ctx *ctx, const struct gpulat_event *e)
+{
+	return ctx->trk ? gpulat_tracker_ring_name(ctx->trk, e->dev, e->ring) : e->ring;
+}
+
+static void gs_put_event_where(struct trace_seq *s, struct gs_ctx *ctx,
+			       const struct gpulat_event *e)
+{
+	gs_put_where(s, e->dev, gs_ring(ctx, e), e->ring);
 }
 
 /*
@@ -435,11 +455,11 @@ static void gs_print_sched_job(struct trace_seq *s, struct gs_ctx *ctx,
 			       struct tep_record *rec, struct tep_event *event,
 			       const struct gpulat_event *e)
 {
-	gs_put_where(s, e->dev, e->ring);
+	gs_put_event_where(s, ctx, e);
 	if (e->flags & GPULAT_EVF_FENCE)
 		gs_put_fence(s, "fence", e->ctx, e->seqno);
 	else
-		gs_put_ptr_job(s, e->ring, e->flags & GPULAT_EVF_ID ? e->id : GPULAT_NONE,
+		gs_put_ptr_job(s, gs_ring(ctx, e), e->flags & GPULAT_EVF_ID ? e->id : GPULAT_NONE,
 			       e->fence_ptr);
 	gs_put_counts(s, e);
 	if (e->kind == GPULAT_EV_RUN && gs_opt(GS_OPT_ANNOTATE)) {
@@ -469,7 +489,7 @@ static void gs_print_done(struct trace_seq *s, struct gs_ctx *ctx,
 
 	if (job && (job->ts[GPULAT_ST_QUEUE] != GPULAT_NONE ||
 		    job->ts[GPULAT_ST_RUN] != GPULAT_NONE))
-		gs_put_where(s, job->dev, job->ring);
+		gs_put_where(s, job->dev, job->ring, job->ring_ptr);
 	else
 		job = NULL;	/* done without queue or run: started before the trace */
 	if (e->flags & GPULAT_EVF_FENCE) {
@@ -495,14 +515,16 @@ static void gs_print_done(struct trace_seq *s, struct gs_ctx *ctx,
 	}
 }
 
-static void gs_print_dep(struct trace_seq *s, const struct gpulat_event *e)
+static void gs_print_dep(struct trace_seq *s, struct gs_ctx *ctx, const struct gpulat_event *e)
 {
+	const char *ring = gs_ring(ctx, e);
+
 	if (e->ring)
-		gs_put_where(s, e->dev, e->ring);
+		gs_put_event_where(s, ctx, e);
 	if (e->flags & GPULAT_EVF_FENCE)
 		gs_put_fence(s, "fence", e->ctx, e->seqno);
 	else if (e->flags & GPULAT_EVF_ID)
-		trace_seq_printf(s, " job=%s#%llu", e->ring && *e->ring ? e->ring : "!",
+		trace_seq_printf(s, " job=%s#%llu", ring && *ring ? ring : "!",
 				 (unsigned long long)e->id);
 	if (e->flags & GPULAT_EVF_DEP)
 		gs_put_fence(s, e->kind == GPULAT_EV_UNSCHED ? "blocked_on" : "dep",
@@ -534,12 +556,13 @@ static void gs_print_amd_job(struct trace_seq *s, struct gs_ctx *ctx,
 			     struct tep_record *rec, struct tep_event *event,
 			     const struct gpulat_event *e)
 {
+	const char *ring = gs_ring(ctx, e);
 	unsigned long long ibs;
 	int i;
 
-	gs_put_where(s, e->dev, e->ring);
+	gs_put_event_where(s, ctx, e);
 	if (e->flags & GPULAT_EVF_ID)
-		trace_seq_printf(s, " job=%s#%llu", e->ring && *e->ring ? e->ring : "!",
+		trace_seq_printf(s, " job=%s#%llu", ring && *ring ? ring : "!",
 				 (unsigned long long)e->id);
 	if (e->flags & GPULAT_EVF_FENCE)
 		gs_put_fence(s, e->flags & GPULAT_EVF_ID ? "finished" : "fence",
@@ -653,7 +676,7 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 		break;
 	case GPULAT_EV_DEP:
 	case GPULAT_EV_UNSCHED:
-		gs_print_dep(s, &e);
+		gs_print_dep(s, ctx, &e);
 		break;
 	case GPULAT_EV_FENCE_INIT:
 	case GPULAT_EV_FENCE_EMIT:
@@ -692,7 +715,7 @@ static void gs_print_summary(struct gs_ctx *ctx)
 	static const enum gpulat_metric metrics[] = { GPULAT_M_WAIT, GPULAT_M_EXEC };
 	const struct gpulat_group *g;
 	struct gpulat_tracker_counters c;
-	char p50[32], p99[32], max[32];
+	char p50[32], p99[32], max[32], label[256];
 	size_t i, n, k;
 
 	gpulat_stats_set_span(ctx->stats, ctx->first_ts, ctx->last_ts);
@@ -707,8 +730,8 @@ static void gs_print_summary(struct gs_ctx *ctx)
 	       (unsigned long long)(ctx->first_ts % 1000000000 / 1000),
 	       (unsigned long long)(ctx->last_ts / 1000000000),
 	       (unsigned long long)(ctx->last_ts % 1000000000 / 1000));
-	printf("  %-14s %-20s %7s %7s %7s %7s  %-7s %12s %12s %12s\n",
-	       "dev", "ring", "jobs", "done", "open", "lost", "metric", "p50(us)", "p99(us)",
+	printf("  %-35s %7s %7s %7s %7s  %-7s %12s %12s %12s\n",
+	       "ring", "jobs", "done", "open", "lost", "metric", "p50(us)", "p99(us)",
 	       "max(us)");
 	for (i = 0; i < n; i++) {
 		g = gpulat_stats_group(ctx->stats, GPULAT_G_RING, i);
@@ -719,14 +742,14 @@ static void gs_print_summary(struct gs_ctx *ctx)
 			gs_fmt_us(p99, sizeof(p99), m, m->p99);
 			gs_fmt_us(max, sizeof(max), m, m->max);
 			if (k == 0)
-				printf("  %-14s %-20s %7llu %7llu %7llu %7llu",
-				       g->dev && *g->dev ? g->dev : "-", g->ring ? g->ring : "-",
+				printf("  %-35s %7llu %7llu %7llu %7llu",
+				       gpulat_ring_label(label, sizeof(label), g->dev, g->ring),
 				       (unsigned long long)g->jobs,
 				       (unsigned long long)g->complete,
 				       (unsigned long long)g->incomplete,
 				       (unsigned long long)g->lost);
 			else
-				printf("  %-14s %-20s %7s %7s %7s %7s", "", "", "", "", "", "");
+				printf("  %-35s %7s %7s %7s %7s", "", "", "", "", "");
 			printf("  %-7s %12s %12s %12s\n", gpulat_metric_name(metrics[k]),
 			       p50, p99, max);
 		}

@@ -351,7 +351,11 @@ static bool gate_selects(const struct gl_gate *g, const struct gpulat_group *grp
 
 	switch (g->kind) {
 	case GPULAT_G_RING:
-		return in_list(&g->rings, grp->ring) && in_list(&g->devs, grp->dev);
+		for (i = 0; i < g->rings.n; i++) {
+			if (gpulat_ring_match(g->rings.v[i], grp->dev, grp->ring, grp->ring_ptr))
+				break;
+		}
+		return (!g->rings.n || i < g->rings.n) && in_list(&g->devs, grp->dev);
 	case GPULAT_G_PROCESS:
 		if (!in_list(&g->comms, grp->comm))
 			return false;

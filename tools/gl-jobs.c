@@ -77,6 +77,8 @@ struct json_object *gl_json_job(const struct gpulat_job *job)
 	json_object_object_add(o, "index", json_object_new_uint64(job->seq));
 	json_object_object_add(o, "dev", json_object_new_string(job->dev ? job->dev : ""));
 	json_object_object_add(o, "ring", j_str(job->ring));
+	if (job->ring_ptr)
+		json_object_object_add(o, "ring_ptr", j_str(job->ring_ptr));
 	json_object_object_add(o, "file", json_object_new_int(job->file));
 	json_object_object_add(o, "pid", json_object_new_int(job->pid));
 	json_object_object_add(o, "comm", j_str(job->comm));
@@ -183,6 +185,10 @@ static void job_json_row(FILE *out, const struct gpulat_job *job)
 	jw_str(out, job->dev ? job->dev : "");
 	JW_KEY(out, "ring");
 	jw_str(out, job->ring);
+	if (job->ring_ptr) {
+		JW_KEY(out, "ring_ptr");
+		jw_str(out, job->ring_ptr);
+	}
 	fprintf(out, ",\"file\":%d,\"pid\":%d", job->file, job->pid);
 	JW_KEY(out, "comm");
 	jw_str(out, job->comm);

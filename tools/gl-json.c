@@ -83,6 +83,9 @@ static struct json_object *json_group(const struct gl_run *r, const struct gpula
 	case GPULAT_G_RING:
 		add(o, "dev", json_object_new_string(g->dev ? g->dev : ""));
 		add(o, "ring", j_str(g->ring));
+		/* <= 5.18: the address the trace holds for the ring's name */
+		if (g->ring_ptr)
+			add(o, "ring_ptr", j_str(g->ring_ptr));
 		add(o, "file", json_object_new_int(g->file));
 		break;
 	case GPULAT_G_PROCESS:

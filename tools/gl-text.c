@@ -371,9 +371,8 @@ static int print_depwaits(const struct gl_run *r, FILE *out)
 	for (i = 0; i < n; i++) {
 		const struct gpulat_depwait *d = gpulat_stats_depwait(r->stats, i);
 
-		gl_table_cell(&t, "%s", gl_ring_name(d->dev, d->ring, a, sizeof(a)));
-		gl_table_cell(&t, "%s", d->dep_ring ? gl_ring_name(d->dep_dev, d->dep_ring, a,
-								   sizeof(a)) :
+		gl_table_cell(&t, "%s", gpulat_ring_label(a, sizeof(a), d->dev, d->ring));
+		gl_table_cell(&t, "%s", d->dep_ring ? gpulat_ring_label(a, sizeof(a), d->dep_dev, d->dep_ring) :
 			      "(untraced fence)");
 		gl_table_cell(&t, "%llu", (unsigned long long)d->count);
 		gl_table_cell(&t, "%s", DUR(b, d->total_ns));
@@ -432,7 +431,7 @@ static int print_stalls(const struct gl_run *r, FILE *out)
 			gl_table_cell(&t, "%s", proc_name(a, sizeof(a), s->comm, s->pid));
 		} else {
 			gl_table_cell(&t, "ring idle");
-			gl_table_cell(&t, "%s", gl_ring_name(s->dev, s->ring, a, sizeof(a)));
+			gl_table_cell(&t, "%s", gpulat_ring_label(a, sizeof(a), s->dev, s->ring));
 		}
 		gl_table_cell(&t, "%s", DUR(a, s->end_ts - s->start_ts));
 		gl_table_cell(&t, "%s", ts_cpu(a, sizeof(a), s->start_ts, s->start_cpu));

@@ -119,18 +119,6 @@ const char *gl_fmt_dur(char *buf, size_t len, uint64_t ns)
 	return gpulat_fmt_duration(buf, len, ns);
 }
 
-/* "gfx", or "0000:03:00.0/gfx" when the ring has a device */
-const char *gl_ring_name(const char *dev, const char *ring, char *buf, size_t len)
-{
-	if (!ring)
-		ring = "?";
-	if (dev && *dev)
-		snprintf(buf, len, "%s/%s", dev, ring);
-	else
-		snprintf(buf, len, "%s", ring);
-	return buf;
-}
-
 /*
  * A ring as the report names it: with several input files the ring of each
  * file is its own ring (jobs never link across files), "FILE:ring".
@@ -142,9 +130,9 @@ const char *gl_ring_label(const struct gl_run *r, int file, const char *dev, con
 	const char *base;
 
 	if (r->nfiles < 2 || file < 0 || (size_t)file >= r->nfiles)
-		return gl_ring_name(dev, ring, buf, len);
+		return gpulat_ring_label(buf, len, dev, ring);
 	base = strrchr(r->files[file], '/');
 	base = base ? base + 1 : r->files[file];
-	snprintf(buf, len, "%s:%s", base, gl_ring_name(dev, ring, tmp, sizeof(tmp)));
+	snprintf(buf, len, "%s:%s", base, gpulat_ring_label(tmp, sizeof(tmp), dev, ring));
 	return buf;
 }

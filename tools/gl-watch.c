@@ -254,7 +254,7 @@ static void w_job(const struct gpulat_job *job, void *data)
 			w->ibest = m;
 			gpulat_diag_explain_now(w->diag, job, &w->ibest_x);
 			snprintf(w->ibest_what, sizeof(w->ibest_what), "%s job of %s-%d, %s %s",
-				 gl_ring_name(job->dev, job->ring, ring, sizeof(ring)),
+				 gpulat_ring_label(ring, sizeof(ring), job->dev, job->ring),
 				 job->comm && job->comm[0] ? job->comm : "<...>", job->pid,
 				 gpulat_metric_name(w->o->stats.worst_by), gl_fmt_dur(a, sizeof(a), m));
 		}
@@ -527,7 +527,7 @@ static void print_interval(struct watch *w, double elapsed, FILE *out)
 
 		fprintf(out, "[%7.1fs] %-12s jobs %5llu  total p50 %8s p99 %8s max %8s  "
 			"wait p99 %8s  busy %5.1f%%  depth %u%s\n", elapsed,
-			gl_ring_name(g->dev, g->ring, ring, sizeof(ring)),
+			gpulat_ring_label(ring, sizeof(ring), g->dev, g->ring),
 			(unsigned long long)g->jobs,
 			gl_fmt_dur(a, sizeof(a), g->m[GPULAT_M_TOTAL].p50),
 			gl_fmt_dur(b, sizeof(b), g->m[GPULAT_M_TOTAL].p99),

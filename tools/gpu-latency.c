@@ -63,7 +63,7 @@ static void usage(FILE *out)
 "\n"
 "Filters (repeatable or comma lists; jobs are linked first, then filtered):\n"
 "  --dev DEV           device, e.g. 0000:03:00.0 (6.17+ traces)\n"
-"  --ring RING         ring name, e.g. gfx (0x... pointer before 5.19)\n"
+"  --ring RING         ring name or label, e.g. gfx or 0000:03:00.0/gfx\n"
 "  --pid PID           submitting process\n"
 "  --comm COMM         submitting command name\n"
 "  --start SECONDS     only jobs first seen at or after this timestamp\n"

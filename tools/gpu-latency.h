@@ -166,7 +166,6 @@ int gl_parse_seconds(const char *s, uint64_t *ns);
 const char *gl_fmt_ts(char *buf, size_t len, uint64_t ts);
 int gl_cmp_stall(const void *a, const void *b);	/* gl-text.c */
 const char *gl_fmt_dur(char *buf, size_t len, uint64_t ns);
-const char *gl_ring_name(const char *dev, const char *ring, char *buf, size_t len);
 const char *gl_ring_label(const struct gl_run *r, int file, const char *dev, const char *ring,
 			  char *buf, size_t len);
 

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpulat-ring.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -249,7 +251,9 @@ struct gpulat_dep {
  * Stage timestamps are GPULAT_NONE when the stage was not seen (cpu -1). Derived
  * metrics follow docs/truth-format.md and are GPULAT_NONE when not computable.
  * Without a queue event @pid is -1 and @comm is ""; a job whose ring is unknown
- * (a done event only, before 6.17) has @ring "?". On <= 6.16 @ctx/@seqno come
+ * (a done event only, before 6.17) has @ring "?". Before 5.19 the trace names a
+ * ring by an address (@ring_ptr); @ring is then the real name the drm_sched
+ * dma_fence timelines of the ring's jobs give, or the address without them. On <= 6.16 @ctx/@seqno come
  * from the dma_fence events (fence init before the queue, scheduled-fence signal
  * after the run, or the finished-fence signal after the done on the same CPU) and
  * stay GPULAT_NONE without them.
@@ -282,11 +286,13 @@ struct gpulat_job {
 	unsigned int	n_deps;
 	const struct gpulat_dep *deps;
 	int		file;		/* gpulat_event.file of its events */
-	/* @ring, or the real name of a "0x..." pointer label (<= 5.18) as the
-	 * drm_sched dma_fence timelines of the ring's jobs tell it */
+	/* the same as @ring (kept for older callers) */
 	const char	*ring_name;
 	/* gpulat_event.ref of the event of each stage (NULL: none or not seen) */
 	void		*ref[GPULAT_ST__COUNT];
+	/* <= 5.18: the "0x..." address label the trace holds for the ring,
+	 * NULL otherwise (gpulat-ring.h) */
+	const char	*ring_ptr;
 };
 
 struct gpulat_tracker;
@@ -366,6 +372,15 @@ void gpulat_tracker_lost_range(struct gpulat_tracker *t, int cpu, uint64_t from_
  * when it arrived earlier.
  */
 void gpulat_tracker_set_linger(struct gpulat_tracker *t, uint64_t linger_ns);
+
+/*
+ * The name of ring (@dev, @ring) of the current file as known so far: a "0x..."
+ * address label (<= 5.18) gets its real name once a drm_sched dma_fence of one
+ * of its jobs was fed (usually the fence init just before the first queue).
+ * Returns @ring itself otherwise. For front ends that print event by event.
+ */
+const char *gpulat_tracker_ring_name(struct gpulat_tracker *t, const char *dev,
+				     const char *ring);
 
 /* "queue", "run", "done", "signal" (truth lost_stages spelling) */
 const char *gpulat_stage_name(enum gpulat_stage st);
@@ -452,7 +467,8 @@ struct gpulat_group {
 	struct gpulat_summary m[GPULAT_M__COUNT];
 	struct gpulat_hist h[GPULAT_M__COUNT];
 	int		file;		/* rings: gpulat_job.file (several traces) */
-	const char	*ring_name;	/* rings: gpulat_job.ring_name (after finish) */
+	const char	*ring_name;	/* rings: the same as @ring (after finish) */
+	const char	*ring_ptr;	/* rings: gpulat_job.ring_ptr (<= 5.18), or NULL */
 };
 
 /* A job kept for the worst-jobs list (a copy that outlives the callback). */

@@ -285,7 +285,7 @@ def main():
         for i, key in enumerate(rings):
             base = bases[ncpu + i]
             n = band_count(base)
-            label = key[1] + ('@' + key[0] if key[0] else '')
+            label = (key[0] + '/' if key[0] else '') + key[1]
             print('ring row %s (base y=%d): %d stage-colored pixels, jobs in range: %s' %
                   (label, base, n, key in busy))
             if key in busy and n < 30:

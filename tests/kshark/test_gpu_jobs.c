@@ -31,6 +31,7 @@
 struct exp_job {
 	const char	*dev;
 	const char	*ring;
+	const char	*ring_ptr;	/* before 5.19: the traced address */
 	uint64_t	ts[3];
 	int		cpu[3];
 };
@@ -103,6 +104,16 @@ static int exp_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/* "dev/ring", or "ring" without a device: spelled out here, not by the library */
+static bool label_is(const char *label, const char *dev, const char *ring)
+{
+	size_t n = strlen(dev);
+
+	if (!n)
+		return !strcmp(label, ring);
+	return !strncmp(label, dev, n) && label[n] == '/' && !strcmp(label + n + 1, ring);
+}
+
 static void ts_str(char *buf, size_t len, uint64_t ts)
 {
 	if (ts == GPULAT_NONE)
@@ -111,11 +122,24 @@ static void ts_str(char *buf, size_t len, uint64_t ts)
 		snprintf(buf, len, "%" PRIu64, ts);
 }
 
+/*
+ * The ring name the plugin shows for a truth job: before 5.19 the trace holds only the
+ * name's address (ring_label); the drm_sched fence timelines name it (the generator's
+ * ring) when dma_fence events were recorded. Set per stream from the truth's options.
+ */
+static bool named_rings;
+
+static const char *shown_ring(json_object *tj)
+{
+	if (named_rings)
+		return jstr(tj, "ring", "?");
+	return jstr(tj, "ring_label", jstr(tj, "ring", "?"));
+}
+
 /* key of a job for matching: device, ring, queue time */
 static bool same_job(json_object *tj, const char *dev, const char *ring, uint64_t q)
 {
-	return !strcmp(jstr(tj, "dev", ""), dev) &&
-	       !strcmp(jstr(tj, "ring_label", jstr(tj, "ring", "?")), ring) &&
+	return !strcmp(jstr(tj, "dev", ""), dev) && !strcmp(shown_ring(tj), ring) &&
 	       jts(tj, "queue_ts") == q;
 }
 
@@ -230,6 +254,13 @@ static void check_stream(const char *trace, const char *expect, int sd,
 		return;
 	}
 
+	{
+		json_object *opts, *df;
+
+		named_rings = json_object_object_get_ex(root, "options", &opts) &&
+			      json_object_object_get_ex(opts, "dma_fence", &df) &&
+			      json_object_get_boolean(df);
+	}
 	n_want = json_object_array_length(jjobs);
 	want = calloc(n_want + 1, sizeof(*want));
 	got = calloc(n + 1, sizeof(*got));
@@ -237,8 +268,9 @@ static void check_stream(const char *trace, const char *expect, int sd,
 		json_object *j = json_object_array_get_idx(jjobs, i);
 
 		want[i].dev = jstr(j, "dev", "");
-		/* what a reader of the trace alone can name the ring */
-		want[i].ring = jstr(j, "ring_label", jstr(j, "ring", "?"));
+		want[i].ring = shown_ring(j);
+		want[i].ring_ptr = strcmp(jstr(j, "ring_label", ""), want[i].ring) ?
+				   jstr(j, "ring_label", NULL) : NULL;
 		want[i].ts[0] = jts(j, "queue_ts");
 		want[i].ts[1] = jts(j, "run_ts");
 		want[i].ts[2] = jts(j, "done_ts");
@@ -256,6 +288,7 @@ static void check_stream(const char *trace, const char *expect, int sd,
 		} else {
 			got[n_got].dev = jobs[i].dev;
 			got[n_got].ring = jobs[i].ring;
+			got[n_got].ring_ptr = jobs[i].ring_ptr;
 		}
 		for (int s = 0; s < 3; s++) {
 			got[n_got].ts[s] = jobs[i].ts[s];
@@ -295,6 +328,10 @@ static void check_stream(const char *trace, const char *expect, int sd,
 
 		if (strcmp(want[i].dev, got[i].dev) || strcmp(want[i].ring, got[i].ring))
 			bad = 1;
+		/* the address the trace holds stays with the job */
+		if (!want[i].ring_ptr != !got[i].ring_ptr ||
+		    (want[i].ring_ptr && strcmp(want[i].ring_ptr, got[i].ring_ptr)))
+			bad = 1;
 		for (int s = 0; s < 3; s++) {
 			if (want[i].ts[s] != got[i].ts[s])
 				bad = 1;
@@ -313,10 +350,34 @@ static void check_stream(const char *trace, const char *expect, int sd,
 		}
 	}
 
-	/* every ring row has a synthetic id above any pid and a label */
+	/*
+	 * every ring row has a synthetic id above any pid and the canonical label of a
+	 * truth ring ("dev/ring", gpulat_ring_label), and every truth ring has its row
+	 */
 	for (i = 0; i < (size_t)nr; i++) {
-		if (rings[i].id <= 4194304 || !rings[i].label)
+		size_t k;
+
+		if (rings[i].id <= 4194304 || !rings[i].label) {
 			FAIL("%s: ring %zu: bad id %d / label\n", trace, i, rings[i].id);
+			continue;
+		}
+		for (k = 0; k < n_want; k++)
+			if (label_is(rings[i].label, want[k].dev, want[k].ring))
+				break;
+		if (k == n_want && rings[i].n_jobs)
+			FAIL("%s: ring row '%s' names no truth ring\n", trace, rings[i].label);
+	}
+	for (i = 0; i < n_want; i++) {
+		ssize_t k;
+
+		for (k = 0; k < nr; k++)
+			if (rings[k].label && label_is(rings[k].label, want[i].dev, want[i].ring))
+				break;
+		if (k == nr) {
+			FAIL("%s: no ring row labelled for '%s' dev '%s'\n", trace, want[i].ring,
+			     want[i].dev);
+			break;
+		}
 	}
 
 	/* dependency producers are named by truth files (generated traces) only */

@@ -98,6 +98,9 @@ static void qold(struct gpulat_tracker *t, enum gpulat_kind k, uint64_t ts, int 
 		.flags = GPULAT_EVF_FENCE_PTR | GPULAT_EVF_ID,
 	};
 
+	/* <= 5.18 the binding marks an address label */
+	if (ring && !strncmp(ring, "0x", 2))
+		ev.flags |= GPULAT_EVF_RING_PTR;
 	if (k == GPULAT_EV_DONE) {
 		ev.ring = NULL;
 		ev.flags = GPULAT_EVF_FENCE_PTR;
@@ -362,8 +365,9 @@ static void test_legacy_signal_after_done(void **state)
 	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 202);
 	assert_int_equal(b->seqno, 2);
 	assert_int_equal(b->ts[GPULAT_ST_SIGNAL], 300);
-	/* the pointer label keeps its name from the fence timeline */
-	assert_string_equal(a->ring, "0xffffffffc0001000");
+	/* the pointer label gets its name from the fence timeline, and stays */
+	assert_string_equal(a->ring, "gfx");
+	assert_string_equal(a->ring_ptr, "0xffffffffc0001000");
 	assert_string_equal(a->ring_name, "gfx");
 	assert_string_equal(b->ring_name, "gfx");
 	gpulat_tracker_free(t);
@@ -409,6 +413,67 @@ static void test_legacy_fence_from_init(void **state)
 	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 20000400);
 	assert_int_equal(a->status, GPULAT_JOB_COMPLETE);
 	assert_int_equal(b->ctx, NONE);
+	gpulat_tracker_free(t);
+}
+
+/*
+ * 5.7-5.18: two GPUs, no device field: two pointer rings whose fences share the
+ * timeline "gfx_0.0.0". The first named keeps the name, the second gets its
+ * address's tail; the name is known from the queue on (fence inits before it).
+ */
+static void test_pointer_ring_names(void **state)
+{
+	const struct gpulat_job *a, *b, *last;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V57, true);
+	assert_string_equal(gpulat_tracker_ring_name(t, "", "0xffff888100001000"),
+			    "0xffff888100001000");
+	finit(t, 90, 0, "gfx_0.0.0", 40, 7);
+	finit(t, 91, 0, "gfx_0.0.0", 41, 7);
+	qold(t, GPULAT_EV_QUEUE, 100, 0, "0xffff888100001000", 1, 0x10);
+	last = gpulat_tracker_last_job(t);
+	assert_non_null(last);
+	assert_string_equal(last->ring, "gfx_0.0.0");
+	assert_string_equal(last->ring_ptr, "0xffff888100001000");
+	finit(t, 190, 1, "gfx_0.0.0", 80, 3);
+	finit(t, 191, 1, "gfx_0.0.0", 81, 3);
+	qold(t, GPULAT_EV_QUEUE, 200, 1, "0xffff888100002000", 1, 0x20);
+	assert_string_equal(gpulat_tracker_ring_name(t, "", "0xffff888100001000"), "gfx_0.0.0");
+	assert_string_equal(gpulat_tracker_ring_name(t, "", "0xffff888100002000"),
+			    "gfx_0.0.0@2000");
+	assert_string_equal(gpulat_tracker_ring_name(t, "", "gfx"), "gfx");
+	qold(t, GPULAT_EV_RUN, 300, 2, "0xffff888100001000", 1, 0x10);
+	qold(t, GPULAT_EV_RUN, 310, 3, "0xffff888100002000", 1, 0x20);
+	qold(t, GPULAT_EV_DONE, 400, 2, NULL, 0, 0x10);
+	qold(t, GPULAT_EV_DONE, 410, 3, NULL, 0, 0x20);
+	gpulat_tracker_flush(t, 500);
+	assert_int_equal(g.n, 2);
+	a = by_seqno(&g, 7);
+	b = by_seqno(&g, 3);
+	assert_string_equal(a->ring, "gfx_0.0.0");
+	assert_string_equal(a->ring_ptr, "0xffff888100001000");
+	assert_string_equal(b->ring, "gfx_0.0.0@2000");
+	assert_string_equal(b->ring_ptr, "0xffff888100002000");
+	gpulat_tracker_free(t);
+}
+
+/* 5.19+: names are in the events, there is no address label */
+static void test_named_ring_no_ptr(void **state)
+{
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V519, true);
+	qold(t, GPULAT_EV_QUEUE, 100, 0, "gfx", 1, 0x10);
+	qold(t, GPULAT_EV_DONE, 200, 0, NULL, 0, 0x10);
+	gpulat_tracker_flush(t, 300);
+	assert_int_equal(g.n, 1);
+	assert_string_equal(g.j[0].ring, "gfx");
+	assert_null(g.j[0].ring_ptr);
 	gpulat_tracker_free(t);
 }
 
@@ -779,6 +844,8 @@ int main(void)
 		cmocka_unit_test(test_signal_out_of_order),
 		cmocka_unit_test(test_legacy_signal),
 		cmocka_unit_test(test_legacy_signal_after_done),
+		cmocka_unit_test(test_pointer_ring_names),
+		cmocka_unit_test(test_named_ring_no_ptr),
 		cmocka_unit_test(test_legacy_fence_from_init),
 		cmocka_unit_test(test_deps_617),
 		cmocka_unit_test(test_deps_foreign_fence),

@@ -453,14 +453,17 @@ static void check_job(struct check *c, json_object *tj, struct ojob *o, bool aff
 	}
 	if (strcmp(jstr(tj, "dev"), j->dev))
 		bad(c, "%s dev: truth '%s', ours '%s'", name, jstr(tj, "dev"), j->dev);
-	if (strcmp(jstr(tj, "ring_label"), j->ring))
-		bad(c, "%s ring: truth '%s', ours '%s'", name, jstr(tj, "ring_label"), j->ring);
+	/* what the trace holds: the address label before 5.19 (ring_ptr) */
+	if (strcmp(jstr(tj, "ring_label"), j->ring_ptr ? j->ring_ptr : j->ring))
+		bad(c, "%s ring: truth '%s', ours '%s'", name, jstr(tj, "ring_label"),
+		    j->ring_ptr ? j->ring_ptr : j->ring);
 	/* pointer labels get their name from the fence timelines */
 	c->compared++;
 	tring = jstr(tj, "ring") ? jstr(tj, "ring") : "";
-	if (dma_fence && strcmp(tring, j->ring_name ? j->ring_name : ""))
-		bad(c, "%s ring name: truth '%s', ours '%s'", name, tring,
-		    j->ring_name ? j->ring_name : "");
+	if (dma_fence && strcmp(tring, j->ring))
+		bad(c, "%s ring name: truth '%s', ours '%s'", name, tring, j->ring);
+	if (dma_fence && strcmp(j->ring, j->ring_name))
+		bad(c, "%s ring_name '%s' is not ring '%s'", name, j->ring_name, j->ring);
 
 	/* dependencies: the producing job, matched through our own job list */
 	deps = jget(tj, "deps");
@@ -553,7 +556,12 @@ static void check_rings(struct check *c, json_object *rings, json_object *tjobs,
 		for (g = 0; g < n; g++) {
 			const struct gpulat_group *x = gpulat_stats_group(r->stats, GPULAT_G_RING, g);
 
-			if (!strcmp(x->dev, dev) && !strcmp(x->ring, label)) {
+			if (!strcmp(x->dev, dev) &&
+			    !strcmp(x->ring_ptr ? x->ring_ptr : x->ring, label)) {
+				/* the group is named like its jobs (truth "ring") */
+				if (strcmp(x->ring, jstr(tr, "ring")))
+					bad(c, "%s: name '%s', truth '%s'", name, x->ring,
+					    jstr(tr, "ring"));
 				gr = x;
 				break;
 			}
@@ -637,7 +645,8 @@ static int check_truth(const char *dat, const char *truth_path)
 			snprintf(o->key, sizeof(o->key), "%s|%" PRIu64 ":%" PRIu64, o->j.dev,
 				 o->j.ctx, o->j.seqno);
 		else
-			snprintf(o->key, sizeof(o->key), "%s|%" PRIu64, o->j.ring, o->j.id);
+			snprintf(o->key, sizeof(o->key), "%s|%" PRIu64,
+				 o->j.ring_ptr ? o->j.ring_ptr : o->j.ring, o->j.id);
 	}
 	qsort(r.jobs, r.n, sizeof(*r.jobs), cmp_ojob_key);
 	for (i = 1; i < r.n; i++)

@@ -216,6 +216,21 @@ def load_truth(path):
         return json.load(f)
 
 
+def shown_ring(t, r):
+    """The ring name the plugin prints: before 5.19 the trace holds only the
+    name's address (ring_label); the drm_sched fence timelines give the name
+    (the generator's ring) when dma_fence events were recorded."""
+    if t.get("options", {}).get("dma_fence"):
+        return r["ring"]
+    return r.get("ring_label") or r["ring"]
+
+
+def ring_label(t, r):
+    """The canonical ring label (lib gpulat_ring_label): dev/ring, or ring."""
+    dev = r.get("dev") or ""
+    return dev + "/" + shown_ring(t, r) if dev else shown_ring(t, r)
+
+
 def job_keys(t):
     """Map report identities to truth jobs."""
     by_fence, by_id = {}, {}
@@ -225,7 +240,7 @@ def job_keys(t):
             # events without dev= (add_dep, unschedulable): any device
             by_fence.setdefault((None, j["fence_ctx"], j["fence_seqno"]), j)
         if j.get("id") is not None:
-            by_id.setdefault((j.get("ring_label") or j["ring"], j["id"]), []).append(j)
+            by_id.setdefault((shown_ring(t, j), j["id"]), []).append(j)
     return by_fence, by_id
 
 
@@ -328,7 +343,7 @@ def check_jobs(out, t, name):
 
 
 def parse_summaries(out):
-    """Every summary table in the output: list of {(dev, ring): {...}}."""
+    """Every summary table in the output: list of {ring label: {...}}."""
     tables, cur, row = [], None, None
     for line in out.splitlines():
         if line.startswith("gpu_sched: job latency summary"):
@@ -343,12 +358,12 @@ def parse_summaries(out):
                 continue
             cur = None
             continue
-        if w[0] == "dev" or w[0] == "unmatched:":
+        if w[0] == "ring" or w[0] == "unmatched:":
             continue
-        if len(w) == 10:
-            row = {"jobs": int(w[2]), "done": int(w[3]), "open": int(w[4]), "lost": int(w[5])}
-            cur[(w[0] if w[0] != "-" else "", w[1])] = row
-            w = w[6:]
+        if len(w) == 9:
+            row = {"jobs": int(w[1]), "done": int(w[2]), "open": int(w[3]), "lost": int(w[4])}
+            cur[w[0]] = row
+            w = w[5:]
         if len(w) == 4 and row is not None:
             row[w[0]] = [us_to_ns(x) for x in w[1:]]
     return tables
@@ -356,7 +371,7 @@ def parse_summaries(out):
 
 def check_summary(table, t, name):
     for r in t["rings"]:
-        key = (r.get("dev") or "", r.get("ring_label") or r["ring"])
+        key = ring_label(t, r)
         row = table.get(key)
         if row is None:
             fail("%s: summary has no row for %s (rows: %s)" %
@@ -384,6 +399,30 @@ def check_summary(table, t, name):
         fail("%s: summary has %d rings, truth %d" % (name, nrows, len(t["rings"])))
 
 
+def check_raw_rings(plugin_dir, trace, t, name):
+    """Before 5.19: ring= is the name, -O gpu_sched:raw=1 adds the address the
+    trace holds (ring_ptr=), both as the generator's truth says."""
+    names = {j["ring_label"]: shown_ring(t, j) for j in t["jobs"]
+             if j["ring_label"] != j["ring"]}
+    if not names:
+        return
+    out, _ = report(plugin_dir, [trace], opts=[OPT + ":raw=1"])
+    n = 0
+    for m in events(out):
+        f = kv(m.group("info"))
+        if m.group("event") not in QUEUE | RUN or "ring" not in f:
+            continue
+        n += 1
+        if f.get("ring_ptr") not in names or names[f["ring_ptr"]] != f["ring"]:
+            fail("%s: %s at %s: ring=%s ring_ptr=%s, truth %s" %
+                 (name, m.group("event"), m.group("ts"), f["ring"], f.get("ring_ptr"),
+                  sorted(names.items())))
+            return
+    if not n:
+        fail("%s: no queue/run line with ring= under raw=1" % name)
+    print("%s: %d raw ring lines checked" % (name, n))
+
+
 def cmd_truth(a):
     t = load_truth(a.truth)
     out, _ = report(a.plugin_dir, [a.trace],
@@ -395,6 +434,7 @@ def cmd_truth(a):
         fail("%s: %d summary tables, want 1" % (name, len(tables)))
     else:
         check_summary(tables[0], t, name)
+    check_raw_rings(a.plugin_dir, a.trace, t, name)
     print("%s: %d done lines checked against %d truth jobs" % (name, n, len(t["jobs"])))
     return finish("truth " + name)
 
@@ -485,7 +525,7 @@ def cmd_multi(a):
         return set(k for k in x if k != "_header")
     want = []
     for t, nm in ((ta, a.trace_a), (tb, a.trace_b)):
-        want.append(set((r.get("dev") or "", r.get("ring_label") or r["ring"]) for r in t["rings"]))
+        want.append(set(ring_label(t, r) for r in t["rings"]))
     if want[0] == want[1]:
         print("the two traces have the same rings; pick two that differ")
         return SKIP

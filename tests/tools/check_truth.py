@@ -6,7 +6,8 @@ usage: check_truth.py TOOL TRACE.dat TRACE.truth.json
 
 Checked, field by field (docs/truth-format.md):
   - the trace: era, first/last timestamp, CPUs, lost events, number of jobs
-  - per ring (matched by dev + ring_label): jobs, complete, incomplete, lost,
+  - per ring (matched by dev + ring name: before 5.19 the name the fence
+    timelines give, the address as ring_ptr): jobs, complete, incomplete, lost,
     busy_ns, busy_pct, max_depth (not on rings with a job in a lost-events
     window: its true stage time is unknowable) and, for wait/hw_queue/exec/total/dep_wait,
     n/min/max/mean/p50/p90/p99/p999 (stddev to 1e-6 relative)
@@ -62,6 +63,15 @@ def ring_key(dev, label):
     return (dev or "", label)
 
 
+def shown_ring(truth, x):
+    """The ring name a report prints: before 5.19 the trace holds only the
+    name's address (ring_label); the drm_sched fence timelines give the name
+    (the generator's ring) when dma_fence events were recorded."""
+    if truth.get("options", {}).get("dma_fence"):
+        return x["ring"]
+    return x["ring_label"]
+
+
 def job_keys(j, ring_label, era):
     """Keys a job can be found by, best first."""
     keys = []
@@ -79,16 +89,19 @@ def compare_rings(d, ours, truth):
     # rings with a job in a lost-events window: when that job's missing stage
     # happened is unknowable from the trace, so its depth interval is too
     # (the same rule as tests/lib/truth_check.c)
-    lost_rings = {ring_key(j["dev"], j["ring_label"]) for j in truth["jobs"]
+    lost_rings = {ring_key(j["dev"], shown_ring(truth, j)) for j in truth["jobs"]
                   if j.get("lost_stages")}
     our_rings = {ring_key(r["dev"], r["ring"]): r for r in ours["rings"]}
-    truth_rings = {ring_key(r["dev"], r["ring_label"]): r for r in truth["rings"]}
+    truth_rings = {ring_key(r["dev"], shown_ring(truth, r)): r for r in truth["rings"]}
     d.eq("ring names", sorted(our_rings), sorted(truth_rings))
     for key, t in sorted(truth_rings.items()):
         o = our_rings.get(key)
         if o is None:
             continue
         name = "/".join(x for x in key if x)
+        # the address stays available where the trace names the ring by it
+        d.eq(f"ring {name} ring_ptr", o.get("ring_ptr"),
+             t["ring_label"] if t["ring_label"] != t["ring"] else None)
         for f in ("jobs", "complete", "incomplete", "lost", "busy_ns", "max_depth"):
             if f == "max_depth" and key in lost_rings:
                 continue
@@ -118,7 +131,7 @@ def compare_jobs(d, ours, truth):
     used = set()
     for t in truth["jobs"]:
         o = None
-        for k in job_keys(t, t.get("ring_label"), era):
+        for k in job_keys(t, shown_ring(truth, t), era):
             cand = [c for c in index.get(k, []) if id(c) not in used]
             if cand:
                 o = cand[0]

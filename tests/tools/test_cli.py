@@ -198,6 +198,37 @@ def test_filters(tool, trace, truth, name):
               all(r["dev"] == devs[0] for r in d["rings"]))
 
 
+def test_pointer_rings(tool, trace, truth):
+    """5.7-5.18: rings are traced as the address of their name. --ring takes the
+    name the fence timelines give (the generator's ring), the label, and the
+    address; JSON keeps the address as ring_ptr."""
+    for r in truth["rings"]:
+        want = truth_jobs(truth, lambda j: j["ring_label"] == r["ring_label"])
+        for spec in (r["ring"], r["ring_label"]):
+            d = js(tool, ["--ring", spec, trace])
+            got = [(x["ring"], x.get("ring_ptr")) for x in d["rings"]]
+            check(f"era-57 --ring {spec}: ring {r['ring']} ({r['ring_label']}), "
+                  f"{len(want)} jobs",
+                  got == [(r["ring"], r["ring_label"])] and
+                  d["counts"]["jobs"] == len(want), (got, d["counts"]["jobs"], len(want)))
+    d = js(tool, ["--jobs", trace])
+    bad = [j for j in d["jobs"] if j.get("ring_ptr") is None or j["ring"].startswith("0x")]
+    check("era-57 --jobs: every job has its ring's name and ring_ptr", not bad, bad[:1])
+    p = run(tool, ["-q", "--fail-if", f"ring={truth['rings'][0]['ring']},jobs>0", trace])
+    check("era-57 ring=NAME gate selects the named ring", p.returncode == 3, p.stderr)
+
+
+def test_ring_label(tool, trace, truth):
+    """--ring takes the report's label dev/ring (two GPUs, same ring names)."""
+    r = truth["rings"][0]
+    label = f"{r['dev']}/{r['ring']}"
+    want = truth_jobs(truth, lambda j: j["dev"] == r["dev"] and j["ring"] == r["ring"])
+    d = js(tool, ["--ring", label, trace])
+    check(f"two-gpus --ring {label}: that device's ring only",
+          [(x["dev"], x["ring"]) for x in d["rings"]] == [(r["dev"], r["ring"])] and
+          d["counts"]["jobs"] == len(want), (d["rings"], len(want)))
+
+
 def test_merge(tool, trace, work):
     """Several files are read merged in time; jobs never link across files, so
     each file's rings are its own and carry the numbers of that file alone."""
@@ -300,6 +331,7 @@ def main():
     steady, t_steady = make("steady")
     two, t_two = make("two-gpus")
     hang, t_hang = make("hang")
+    e57, t_e57 = make("era-57")
 
     test_text(tool, steady, work)
     test_csv(tool, steady, t_steady)
@@ -309,6 +341,8 @@ def main():
     test_filters(tool, steady, t_steady, "steady")
     test_filters(tool, two, t_two, "two-gpus")
     test_filters(tool, hang, t_hang, "hang")
+    test_pointer_rings(tool, e57, t_e57)
+    test_ring_label(tool, two, t_two)
     test_merge(tool, steady, work)
     test_compare(tool, steady, two)
     test_gates(tool, steady, t_steady, two)
