@@ -740,7 +740,13 @@ static int plugin_parse(const struct gpulat__tfmt_ctx *c, enum plug p, const cha
 		return -1;
 	if ((x = kv_get(kv, n, "dev")))
 		ev->dev = intern(c, x->v, x->vlen);
-	if ((x = kv_get(kv, n, "ring")) && !(x->vlen == 1 && x->v[0] == '!')) {
+	/*
+	 * <= 5.18 the plugin prints the ring's name (from the fence timelines)
+	 * and, with -O gpu_sched:raw=1, the address the trace holds as
+	 * ring_ptr=: read that, so the text reads like the trace itself.
+	 */
+	if ((x = kv_get(kv, n, "ring_ptr")) || ((x = kv_get(kv, n, "ring")) &&
+						 !(x->vlen == 1 && x->v[0] == '!'))) {
 		ev->ring = parse_ring(c, x->v, x->vlen, &is_ptr, how);
 		if (is_ptr)
 			ev->flags |= GPULAT_EVF_RING_PTR;
