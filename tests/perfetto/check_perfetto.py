@@ -184,6 +184,15 @@ class Model:
         return [t for t in self.children[uuid] if t.name == name]
 
 
+def shown_rings(truth):
+    """Before 5.19 the trace holds only the address of a ring's name
+    (ring_label); every front end names the ring after its drm_sched fence
+    timelines (the generator's ring) when dma_fence events were recorded."""
+    if truth.get("options", {}).get("dma_fence"):
+        for x in truth["jobs"] + truth["rings"]:
+            x["ring_label"] = x["ring"]
+
+
 def ring_name(dev, label):
     return f"{dev}/{label}" if dev else label
 
@@ -370,6 +379,7 @@ def main():
     pb = load_schema(protoc, proto, work)
     with open(truth_path) as f:
         truth = json.load(f)
+    shown_rings(truth)
     d = Diff()
     out = os.path.join(work, os.path.basename(trace) + ".pftrace")
 
