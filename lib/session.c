@@ -38,7 +38,7 @@ static int sized_copy(void *dst, size_t ours, const void *src, size_t sz)
 	return 0;
 }
 
-void gpulat__session_opts_init(struct gpulat_session_opts *o, size_t sz)
+void gpulat_session_opts_init_sz(struct gpulat_session_opts *o, size_t sz)
 {
 	struct gpulat_session_opts d;
 

@@ -130,9 +130,9 @@ struct gpulat_session_opts {
 	void		*msg_data;
 };
 
-void gpulat__session_opts_init(struct gpulat_session_opts *o, size_t sz);
+void gpulat_session_opts_init_sz(struct gpulat_session_opts *o, size_t sz);
 /* defaults for every field, o->sz = sizeof(*o) as compiled by the caller */
-#define gpulat_session_opts_init(o)	gpulat__session_opts_init((o), sizeof(*(o)))
+#define gpulat_session_opts_init(o)	gpulat_session_opts_init_sz((o), sizeof(*(o)))
 
 /* ------------------------------------------------------------------------ */
 /* Listeners                                                                  */

@@ -3,7 +3,7 @@
  * Write the trace.dat file with libtracecmd's output API, the same code path
  * `trace-cmd record` and `trace-cmd restore` use. These functions are exported
  * by libtracecmd.so.1 but declared only in trace-cmd's private header; the
- * prototypes are in lib/include/gpulat-tracecmd.h.
+ * prototypes are in lib/private/gpulat-tracecmd.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
