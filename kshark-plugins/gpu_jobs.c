@@ -163,26 +163,6 @@ static void *gpujob_copy(struct plugin_gpujob_ctx *ctx, const void *data, size_t
 	return p;
 }
 
-/*
- * The payload bytes @rec can hold: its data lies in one ring-buffer page of
- * the file (libtracecmd's page buffer or file mapping), after the 4-byte
- * event header at rec->offset, so it cannot reach past that page. A damaged
- * length field (kbuffer takes it as is) gives rec->size up to 4 GB.
- * Return: 0 when @rec's size does not fit its page.
- */
-static size_t gpujob_record_bytes(const struct plugin_gpujob_ctx *ctx, const struct tep_record *rec)
-{
-	size_t in_page, room;
-
-	if (rec->size <= 0)
-		return 0;
-	if (ctx->page_size <= 0)
-		return (size_t)rec->size <= 4096 - 4 ? (size_t)rec->size : 0;
-	in_page = (size_t)(rec->offset & (unsigned long long)(ctx->page_size - 1));
-	room = (size_t)ctx->page_size > in_page + 4 ? (size_t)ctx->page_size - in_page - 4 : 0;
-	return (size_t)rec->size <= room ? (size_t)rec->size : 0;
-}
-
 static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *entry,
 			   const struct tep_record *rec)
 {
@@ -216,7 +196,7 @@ static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *e
 	r->data = NULL;
 	r->size = 0;
 	if (rec && rec->data && rec->size != 0) {
-		size = gpujob_record_bytes(ctx, rec);
+		size = gpulat_record_bytes(rec, ctx->page_size);
 		if (!size) {
 			/* longer than its page: damaged, kept as an entry without payload */
 			ctx->n_damaged++;

@@ -229,7 +229,7 @@ struct plugin_gpujob_ctx {
 	bool				link_failed;
 	/** Collecting failed (out of memory): linking will fail. */
 	bool				collect_failed;
-	/** Ring-buffer page size of the stream's file (0: unknown, 4096 assumed). */
+	/** Ring-buffer page size of the stream's file (0: unknown; gpulat_record_bytes). */
 	int				page_size;
 	/** Records whose length does not fit their page (damaged): not decoded. */
 	size_t				n_damaged;

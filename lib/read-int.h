@@ -84,6 +84,9 @@ struct gpulat_reader {
 };
 
 double gpulat__now(void);
+/* read-check.c: the file's structure before libtracecmd reads it; 0 or -1 + @why */
+int gpulat__check_trace(const char *path, char *why, size_t whylen);
+bool gpulat__page_ok(struct tep_handle *tep, const void *page, int page_size);
 struct tracecmd_input *gpulat__open_trace(const char *path, int *stage);
 /* one record of @f: counts, lost windows, decode, tracker, hook; < 0 stops */
 int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec);

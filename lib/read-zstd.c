@@ -354,6 +354,11 @@ static bool advance(struct gpulat__zfile *z, struct zcpu *c)
 					return false;
 				}
 			}
+			/* a damaged page header would send kbuffer past the chunk */
+			if (!gpulat__page_ok(z->tep, c->blk.out + c->ppos, z->page_size)) {
+				z->failed = true;
+				return false;
+			}
 			kbuffer_load_subbuffer(c->kbuf, c->blk.out + c->ppos);
 			if (kbuffer_subbuffer_size(c->kbuf) > z->page_size)
 				return false;

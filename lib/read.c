@@ -124,8 +124,9 @@ static void close_file(struct rfile *f)
 }
 
 /**
- * gpulat__open_trace - open a trace.dat with libtracecmd: headers, then CPU data
+ * open_trace - open a trace.dat with libtracecmd: headers, then CPU data
  * @path: the file
+ * @flags: TRACECMD_FL_*
  * @stage: if not NULL, set on failure: 1 headers, 2 CPU data
  *
  * libtracecmd 1.3 crashes when it closes a handle whose data failed to load
@@ -134,11 +135,11 @@ static void close_file(struct rfile *f)
  *
  * Return: the handle, or NULL.
  */
-struct tracecmd_input *gpulat__open_trace(const char *path, int *stage)
+static struct tracecmd_input *open_trace(const char *path, int flags, int *stage)
 {
 	struct tracecmd_input *h;
 
-	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	h = tracecmd_open_head(path, flags);
 	if (!h) {
 		if (stage)
 			*stage = 1;
@@ -152,14 +153,58 @@ struct tracecmd_input *gpulat__open_trace(const char *path, int *stage)
 	return h;
 }
 
+struct tracecmd_input *gpulat__open_trace(const char *path, int *stage)
+{
+	return open_trace(path, TRACECMD_FL_LOAD_NO_PLUGINS, stage);
+}
+
+/**
+ * gpulat_trace_open - open a trace.dat with libtracecmd, safely
+ * @path: the file
+ * @flags: TRACECMD_FL_* for tracecmd_open_head()
+ * @err: one-line error naming the file
+ * @errlen: its size
+ *
+ * What gpulat_reader_open() does before it trusts a file: the magic, the
+ * structure checks of read-check.c, then headers and CPU data, never closing
+ * a handle whose data failed to load (libtracecmd 1.3 crashes doing so).
+ *
+ * Return: the handle (close it with tracecmd_close()), or NULL.
+ */
+struct tracecmd_input *gpulat_trace_open(const char *path, int flags, char *err, size_t errlen)
+{
+	struct tracecmd_input *h;
+	struct rfile f = { .path = path };
+	char why[160];
+	int stage;
+
+	if (check_file(&f, err, errlen))
+		return NULL;
+	if (gpulat__check_trace(path, why, sizeof(why))) {
+		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", path, why);
+		return NULL;
+	}
+	h = open_trace(path, flags, &stage);
+	if (!h)
+		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", path,
+		       stage == 1 ? "cannot read its headers" : "CPU data missing or cut short");
+	return h;
+}
+
 static int open_file(struct rfile *f, char *err, size_t errlen)
 {
+	char why[160];
 	double t0;
 	int ret, stage;
 
 	ret = check_file(f, err, errlen);
 	if (ret)
 		return ret;
+	/* counts, sizes, formats and pages before libtracecmd trusts them (read-check.c) */
+	if (gpulat__check_trace(f->path, why, sizeof(why))) {
+		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", f->path, why);
+		return -EINVAL;
+	}
 	t0 = gpulat__now();
 	f->h = gpulat__open_trace(f->path, &stage);
 	if (!f->h) {
@@ -330,7 +375,8 @@ int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_r
 	if (rec->cpu >= 0 && rec->cpu < f->cpus)
 		f->cpu_last[rec->cpu] = rec->ts;
 
-	ret = gpulat_binding_decode(f->b, rec, &ev);
+	/* a length beyond the record's page is damage: never decoded (bounds.c) */
+	ret = gpulat_record_bytes(rec, f->page_size) ? gpulat_binding_decode(f->b, rec, &ev) : -1;
 	if (ret < 0) {
 		r->c.damaged++;
 		return 0;
@@ -404,7 +450,7 @@ int gpulat_reader_run(struct gpulat_reader *r, struct gpulat_tracker *t,
 	}
 	if (ret == -EIO) {
 		seterr(err, errlen,
-		       "%s: truncated or damaged trace-cmd data file (compressed CPU data cut short)",
+		       "%s: truncated or damaged trace-cmd data file (compressed CPU data damaged or cut short)",
 		       r->f[0].path);
 		return ret;
 	}

@@ -21,6 +21,7 @@ extern "C" {
 #endif
 
 struct gpulat_reader;
+struct tracecmd_input;
 
 /**
  * gpulat_reader_open - open and validate trace.dat files
@@ -35,6 +36,14 @@ struct gpulat_reader;
  */
 struct gpulat_reader *gpulat_reader_open(const char **paths, int n, char *err, size_t errlen);
 void gpulat_reader_close(struct gpulat_reader *r);
+
+/*
+ * A libtracecmd handle for front ends that read a file themselves (the
+ * KernelShark ring helper): the same checks as gpulat_reader_open() (magic,
+ * structure, page headers: lib/read-check.c) before libtracecmd reads it,
+ * and no close of a half-built handle. NULL with @err set (one line).
+ */
+struct tracecmd_input *gpulat_trace_open(const char *path, int flags, char *err, size_t errlen);
 
 /* warnings (binding layout problems, damaged records, era mismatch between files) */
 void gpulat_reader_set_warn(struct gpulat_reader *r, gpulat_warn_fn fn, void *data);

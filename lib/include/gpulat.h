@@ -50,6 +50,9 @@ enum gpulat_era {
 
 const char *gpulat_era_name(enum gpulat_era era);
 
+/* rec->size if the payload fits its ring-buffer page, else 0 (damaged): lib/bounds.c */
+size_t gpulat_record_bytes(const struct tep_record *rec, int page_size);
+
 /* ------------------------------------------------------------------------ */
 /* Normalized events                                                          */
 

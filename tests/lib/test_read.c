@@ -481,6 +481,61 @@ static void test_zstd_reader_same_events(void **state)
 	}
 }
 
+static uint64_t le(const char *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = (v << 8) | (unsigned char)p[n];
+	return v;
+}
+
+/*
+ * Zero 256 bytes in the middle of the compressed data of CPU 0's second
+ * chunk of a v7 file (uncompressed options sections, as trace-cmd writes
+ * them): the chunk headers stay intact (man 5 trace-cmd.dat.v7).
+ */
+static void damage_chunk_data(char *b, size_t len)
+{
+	const char *z = memchr(b + 18, '\0', 64);
+	uint64_t opt;
+
+	assert_non_null(z);
+	z = memchr(z + 1, '\0', 64);
+	assert_non_null(z);
+	opt = le(z + 1, 8);
+	while (opt && opt + 16 <= len) {
+		uint64_t size = le(b + opt + 8, 8), pos = opt + 16, end = pos + size, next = 0;
+
+		assert_int_equal(le(b + opt + 2, 2) & 1, 0);
+		while (pos + 6 <= end) {
+			unsigned int id = (unsigned int)le(b + pos, 2);
+			uint64_t sz = le(b + pos + 2, 4), q = pos + 6 + 8, off, n, zs;
+
+			if (id == 0) {
+				next = le(b + pos + 6, 8);
+				break;
+			}
+			if (id == 3) {
+				q += strlen(b + q) + 1;			/* name */
+				q += strlen(b + q) + 1;			/* clock */
+				off = le(b + q + 8 + 4, 8);		/* CPU 0 */
+				n = le(b + off, 4);
+				assert_true(n >= 2);
+				zs = le(b + off + 4, 4);
+				off += 4 + 8 + zs;			/* chunk 1 */
+				zs = le(b + off, 4);
+				assert_true(zs > 600);
+				memset(b + off + 8 + zs / 2 - 128, 0, 256);
+				return;
+			}
+			pos += 6 + sz;
+		}
+		opt = next;
+	}
+	fail_msg("no BUFFER option found");
+}
+
 /* a chunk cut short: one line naming the file, not a silent partial report */
 static void test_zstd_truncated_chunk(void **state)
 {
@@ -501,6 +556,18 @@ static void test_zstd_truncated_chunk(void **state)
 	memset(buf + len / 3, 0, 4096);
 	write_bytes(tp, buf, len);
 	free(buf);
+	/* the zeroed stretch holds a chunk header: the open's checks see it (read-check.c) */
+	r = gpulat_reader_open(&path, 1, err, sizeof(err));
+	assert_null(r);
+	assert_non_null(strstr(err, tp));
+	assert_non_null(strstr(err, "truncated or damaged trace-cmd data file (CPU "));
+	assert_null(strchr(err, '\n'));
+
+	/* the same chunk's data damaged, its header intact: reading stops at it */
+	buf = read_all(p, &len);
+	damage_chunk_data(buf, len);
+	write_bytes(tp, buf, len);
+	free(buf);
 	r = gpulat_reader_open(&path, 1, err, sizeof(err));
 	if (!r)
 		fail_msg("%s", err);
@@ -508,7 +575,7 @@ static void test_zstd_truncated_chunk(void **state)
 	ret = gpulat_reader_run(r, t, NULL, NULL, err, sizeof(err));
 	assert_int_equal(ret, -EIO);
 	assert_non_null(strstr(err, tp));
-	assert_non_null(strstr(err, "compressed CPU data cut short"));
+	assert_non_null(strstr(err, "compressed CPU data damaged or cut short"));
 	assert_null(strchr(err, '\n'));
 	gpulat_tracker_free(t);
 	gpulat_reader_close(r);

@@ -1,0 +1,759 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The checks a trace.dat passes before libtracecmd and libtraceevent read it.
+ *
+ * A trace.dat is untrusted input. libtracecmd 1.3.1 trusts every count and
+ * size in it: a flipped CPU count makes it calloc 16,777,217 x 184 bytes, a
+ * page header whose commit size exceeds the page sends kbuffer past the
+ * mapping (SIGSEGV in kbuffer_load_subbuffer under tracecmd_init_data /
+ * tracecmd_peek_data), a broken format text crashes tep_parse_event (NULL
+ * dereference under tracecmd_open_head), and a handle whose CPU data failed
+ * to load cannot even be closed (read.c). So the file's structure is walked
+ * here first, with every size checked against the file size:
+ *
+ *  - v6: header_page / header_event, the ftrace and event format texts, the
+ *    kallsyms, printk and cmdlines sizes, the CPU count, the options, the
+ *    flyrecord CPU table (man 5 trace-cmd.dat.v6);
+ *  - v7: every options section (compressed or not), the sections the
+ *    options point to (header info, formats, kallsyms, printk, cmdlines),
+ *    every BUFFER option's CPU table and, in compressed CPU data, every
+ *    chunk header (man 5 trace-cmd.dat.v7);
+ *  - format texts: printable ASCII, "name:", "ID:", "format:" and
+ *    "print fmt:" present, brackets balanced in each field declaration,
+ *    parentheses and brackets balanced outside string and character
+ *    literals in the print format (the two libtraceevent 1.7.1 crashes of
+ *    tests/fuzz/FINDINGS.md T1, T2 fail here);
+ *  - ring-buffer pages: the header of every page of uncompressed CPU data
+ *    and of the first chunk of compressed CPU data (the pages libtracecmd
+ *    loads while opening): commit size <= the page's data size, and a page
+ *    that holds events has a non-zero timestamp. read-zstd.c checks the
+ *    pages of later chunks before kbuffer loads them (gpulat__page_ok).
+ *
+ * What fails is one reason string; read.c turns it into the one-line
+ * "truncated or damaged" error naming the file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <zstd.h>
+
+#include "read-int.h"
+
+/* sanity bounds; the largest real values are far below */
+#define MAX_CPUS		8192		/* the kernel's NR_CPUS maximum */
+#define MAX_META		(64u << 20)	/* one metadata section, uncompressed */
+#define MAX_CHUNK		(64u << 20)	/* one compressed chunk of pages */
+#define MAX_SYSTEMS		65536
+#define MAX_EVENTS		65536
+#define MAX_SECTIONS		256
+#define PAGE_MIN		1024u
+#define PAGE_MAX		(1u << 20)
+#define COMMIT_MASK		((1u << 27) - 1)	/* kbuffer: the flags live above */
+#define SCAN_BLOCK		(1u << 20)
+
+struct chk {
+	int		fd;
+	const unsigned char *mem;	/* set: read a section's content, not the file */
+	uint64_t	size;		/* of the file (or of mem) */
+	bool		big;		/* big-endian numbers */
+	bool		compressed;	/* v7 with a compressor other than "none" */
+	uint32_t	page;		/* ring-buffer page size */
+	/* from header_page (defaults: 64-bit kernel) */
+	unsigned int	commit_off, commit_size, data_off;
+	char		*why;
+	size_t		whylen;
+	ZSTD_DCtx	*dctx;
+};
+
+static int bad(struct chk *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int bad(struct chk *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->why && c->whylen && !c->why[0]) {
+		va_start(ap, fmt);
+		vsnprintf(c->why, c->whylen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* @n bytes at @off, all inside the file */
+static int rd(struct chk *c, uint64_t off, void *buf, size_t n)
+{
+	unsigned char *p = buf;
+
+	if (off > c->size || n > c->size - off)
+		return -1;
+	if (c->mem) {
+		memcpy(buf, c->mem + off, n);
+		return 0;
+	}
+	while (n) {
+		ssize_t r = pread(c->fd, p, n, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+static uint64_t num(const struct chk *c, const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[c->big ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+static int rd_num(struct chk *c, uint64_t *off, int n, uint64_t *v)
+{
+	unsigned char b[8];
+
+	if (rd(c, *off, b, (size_t)n))
+		return -1;
+	*v = num(c, b, n);
+	*off += (uint64_t)n;
+	return 0;
+}
+
+/* a NUL-terminated string of at most @max bytes at *@off into @buf */
+static int rd_str(struct chk *c, uint64_t *off, char *buf, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < max; i++) {
+		if (rd(c, *off + i, buf + i, 1))
+			return -1;
+		if (!buf[i]) {
+			*off += i + 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* ---- format texts ------------------------------------------------------- */
+
+static bool printable(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch != '\t' && ch != '\n' && (ch < 0x20 || ch > 0x7e))
+			return false;
+	}
+	return true;
+}
+
+/* ( ) [ ] { } balanced in [s, e) outside "..." and '...' literals */
+static bool balanced(const char *s, const char *e, bool literals)
+{
+	char stack[64];
+	int depth = 0;
+	char q = 0;
+
+	for (; s < e; s++) {
+		if (q) {
+			if (*s == '\\' && s + 1 < e)
+				s++;
+			else if (*s == q)
+				q = 0;
+			continue;
+		}
+		if (literals && (*s == '"' || *s == '\'')) {
+			q = *s;
+		} else if (*s == '(' || *s == '[' || *s == '{') {
+			if (depth == (int)sizeof(stack))
+				return false;
+			stack[depth++] = *s == '(' ? ')' : *s == '[' ? ']' : '}';
+		} else if (*s == ')' || *s == ']' || *s == '}') {
+			if (!depth || stack[--depth] != *s)
+				return false;
+		}
+	}
+	return !depth && !q;
+}
+
+static const char *find(const char *s, const char *e, const char *what)
+{
+	size_t n = strlen(what);
+
+	for (; s + n <= e; s++) {
+		if (!memcmp(s, what, n))
+			return s;
+	}
+	return NULL;
+}
+
+/* one events/SYSTEM/EVENT/format text; a reason or NULL */
+static const char *format_problem(const char *t, size_t n)
+{
+	const char *e = t + n, *line, *nl, *pf;
+
+	if (!printable(t, n))
+		return "bytes that are not text";
+	if (n < 6 || memcmp(t, "name: ", 6) || !find(t, e, "\nID: ") || !find(t, e, "\nformat:"))
+		return "no name, ID or format";
+	pf = find(t, e, "\nprint fmt: ");
+	if (!pf)
+		return "no print fmt";
+	for (line = t; line < pf; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(pf - line));
+		if (!nl)
+			nl = pf;
+		if (find(line, nl, "field:") && !balanced(line, nl, false))
+			return "a field declaration with unbalanced brackets";
+	}
+	/* to the end: a string literal may hold a newline (xe_guc_ctb_h2g of 6.12) */
+	if (!balanced(pf + 12, e, true))
+		return "an unbalanced print fmt";
+	return NULL;
+}
+
+/* @count texts of u64 size + text at *@off (the v6 layout, and v7 sections) */
+static int check_formats(struct chk *c, uint64_t *off, uint64_t end, uint64_t count,
+			 const char *what)
+{
+	const char *why;
+	uint64_t i, sz;
+	char *t;
+
+	if (count > MAX_EVENTS || count * 8 > end - *off)
+		return bad(c, "%s: %llu formats do not fit", what, (unsigned long long)count);
+	for (i = 0; i < count; i++) {
+		if (rd_num(c, off, 8, &sz) || sz > end - *off || sz > MAX_META)
+			return bad(c, "%s: format %llu runs past its section", what,
+				   (unsigned long long)i);
+		t = malloc(sz ? sz : 1);
+		if (!t)
+			return bad(c, "out of memory");
+		if (rd(c, *off, t, sz)) {
+			free(t);
+			return bad(c, "%s: format %llu cut short", what, (unsigned long long)i);
+		}
+		why = format_problem(t, sz);
+		free(t);
+		if (why)
+			return bad(c, "%s: format %llu has %s", what, (unsigned long long)i, why);
+		*off += sz;
+	}
+	return 0;
+}
+
+/* the event systems: u32 count, then per system its name, u32 count, formats */
+static int check_systems(struct chk *c, uint64_t *off, uint64_t end)
+{
+	uint64_t nsys, nev, i;
+	char name[256];
+
+	if (rd_num(c, off, 4, &nsys) || nsys > MAX_SYSTEMS)
+		return bad(c, "event formats: bad system count");
+	for (i = 0; i < nsys; i++) {
+		if (*off >= end || rd_str(c, off, name, sizeof(name)) || !name[0] ||
+		    !printable(name, strlen(name)) || strchr(name, '\n') || strchr(name, '\t'))
+			return bad(c, "event formats: system %llu has a bad name",
+				   (unsigned long long)i);
+		if (rd_num(c, off, 4, &nev))
+			return bad(c, "event formats: cut short");
+		if (check_formats(c, off, end, nev, "event formats"))
+			return -1;
+	}
+	return *off <= end ? 0 : bad(c, "event formats run past their section");
+}
+
+/* header_page text: where commit and data are (kbuffer's page header) */
+static void parse_header_page(struct chk *c, const char *t, size_t n)
+{
+	const char *e = t + n, *p;
+	unsigned int off, size;
+
+	p = find(t, e, "commit;");
+	if (p && sscanf(p, "commit; offset:%u; size:%u;", &off, &size) == 2 &&
+	    (size == 4 || size == 8) && off < 64) {
+		c->commit_off = off;
+		c->commit_size = size;
+	}
+	p = find(t, e, "data;");
+	if (p && sscanf(p, "data; offset:%u;", &off) == 1 && off < 64)
+		c->data_off = off;
+}
+
+/* "header_page\0" u64 size text "header_event\0" u64 size text */
+static int check_headers(struct chk *c, uint64_t *off, uint64_t end)
+{
+	static const char *names[] = { "header_page", "header_event" };
+	char name[16], *t;
+	uint64_t sz;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (rd_str(c, off, name, sizeof(name)) || strcmp(name, names[i]))
+			return bad(c, "no %s", names[i]);
+		if (rd_num(c, off, 8, &sz) || sz > end - *off || sz > MAX_META)
+			return bad(c, "%s runs past the end of the file", names[i]);
+		/* NUL-terminated for parse_header_page()'s sscanf */
+		t = malloc(sz + 1);
+		if (!t)
+			return bad(c, "out of memory");
+		t[sz] = '\0';
+		if (rd(c, *off, t, sz) || !printable(t, sz)) {
+			free(t);
+			return bad(c, "%s is not text", names[i]);
+		}
+		if (i == 0)
+			parse_header_page(c, t, sz);
+		free(t);
+		*off += sz;
+	}
+	return 0;
+}
+
+/* ---- ring-buffer pages ---------------------------------------------------- */
+
+/*
+ * One page header as kbuffer_load_subbuffer() reads it: the commit (the
+ * bytes of events) must fit the page after its header, and a page with
+ * events has a timestamp.
+ */
+static const char *page_problem(const struct chk *c, const unsigned char *p)
+{
+	uint64_t ts = num(c, p, 8);
+	uint64_t commit = num(c, p + c->commit_off, (int)c->commit_size) & COMMIT_MASK;
+
+	if (commit > c->page - c->data_off)
+		return "commit size larger than the page";
+	if (commit && !ts)
+		return "events without a page timestamp";
+	return NULL;
+}
+
+/* every page of @size bytes of uncompressed CPU data at @off */
+static int check_pages(struct chk *c, int cpu, uint64_t off, uint64_t size)
+{
+	unsigned char *buf;
+	uint64_t done = 0;
+	const char *why;
+	size_t n, k;
+
+	buf = malloc(SCAN_BLOCK);
+	if (!buf)
+		return bad(c, "out of memory");
+	while (done < size) {
+		n = size - done < SCAN_BLOCK ? (size_t)(size - done) : SCAN_BLOCK;
+		if (rd(c, off + done, buf, n)) {
+			free(buf);
+			return bad(c, "CPU %d data cut short", cpu);
+		}
+		/* a last partial page is not read by libtracecmd (whole pages only) */
+		for (k = 0; k + c->page <= n; k += c->page) {
+			why = page_problem(c, buf + k);
+			if (why) {
+				free(buf);
+				return bad(c, "CPU %d page at offset %llu: %s", cpu,
+					   (unsigned long long)(off + done + k), why);
+			}
+		}
+		done += n;
+	}
+	free(buf);
+	return 0;
+}
+
+/*
+ * Compressed CPU data: u32 chunk count, then per chunk u32 compressed size,
+ * u32 size (whole pages), a zstd frame; the CPU's size in the BUFFER option
+ * counts the chunks, not the count before them (trace-cmd 3.1.6 writes it
+ * so, and libtracecmd reads it so). Every chunk header is checked; the
+ * first chunk is decompressed (libtracecmd loads it while opening) and its
+ * pages checked.
+ */
+static int check_chunks(struct chk *c, int cpu, uint64_t off, uint64_t size)
+{
+	uint64_t count, i, zs, us, pos = off + 4, end = off + 4 + size;
+	unsigned char *z, *u;
+	const char *why;
+	size_t k, r;
+
+	if (end > c->size || rd_num(c, &off, 4, &count) || count > size / 8)
+		return bad(c, "CPU %d: bad chunk count", cpu);
+	for (i = 0; i < count; i++) {
+		uint64_t p = pos;
+
+		if (rd_num(c, &p, 4, &zs) || rd_num(c, &p, 4, &us) || !zs || zs > end - p ||
+		    !us || us > MAX_CHUNK || us % c->page)
+			return bad(c, "CPU %d: chunk %llu header damaged", cpu,
+				   (unsigned long long)i);
+		if (i == 0 && c->dctx) {
+			z = malloc(zs);
+			u = malloc(us);
+			if (!z || !u || rd(c, p, z, zs)) {
+				free(z);
+				free(u);
+				return bad(c, "CPU %d: chunk 0 cut short", cpu);
+			}
+			r = ZSTD_decompressDCtx(c->dctx, u, us, z, zs);
+			free(z);
+			if (ZSTD_isError(r) || r != us) {
+				free(u);
+				return bad(c, "CPU %d: chunk 0 does not decompress", cpu);
+			}
+			for (k = 0; k < us; k += c->page) {
+				why = page_problem(c, u + k);
+				if (why) {
+					free(u);
+					return bad(c, "CPU %d: chunk 0 page %zu: %s", cpu,
+						   k / c->page, why);
+				}
+			}
+			free(u);
+		}
+		pos = p + zs;
+	}
+	return 0;
+}
+
+/* @cpus entries of (u64 offset, u64 size) at *@off (v6 flyrecord) */
+static int check_cpu_data(struct chk *c, int cpu, uint64_t off, uint64_t size)
+{
+	if (off > c->size || size > c->size - off)
+		return bad(c, "CPU %d data (%llu bytes at %llu) beyond the end of the file "
+			   "(%llu bytes)", cpu, (unsigned long long)size, (unsigned long long)off,
+			   (unsigned long long)c->size);
+	if (!size)
+		return 0;
+	return c->compressed ? check_chunks(c, cpu, off, size) : check_pages(c, cpu, off, size);
+}
+
+/* ---- v6 ------------------------------------------------------------------------ */
+
+static int check_v6(struct chk *c, uint64_t off)
+{
+	uint64_t n, cpus, i, id, sz, doff, dsz;
+	char label[12];
+
+	if (check_headers(c, &off, c->size))
+		return -1;
+	if (rd_num(c, &off, 4, &n) || check_formats(c, &off, c->size, n, "ftrace formats") ||
+	    check_systems(c, &off, c->size))
+		return -1;
+	/* kallsyms, printk formats: u32 size; cmdlines: u64 size */
+	if (rd_num(c, &off, 4, &sz) || sz > c->size - off)
+		return bad(c, "kallsyms run past the end of the file");
+	off += sz;
+	if (rd_num(c, &off, 4, &sz) || sz > c->size - off)
+		return bad(c, "printk formats run past the end of the file");
+	off += sz;
+	if (rd_num(c, &off, 8, &sz) || sz > c->size - off)
+		return bad(c, "saved cmdlines run past the end of the file");
+	off += sz;
+	if (rd_num(c, &off, 4, &cpus))
+		return bad(c, "no CPU count");
+	/* each CPU has a 16-byte entry in the flyrecord table that follows */
+	if (cpus > MAX_CPUS || cpus * 16 > c->size - off)
+		return bad(c, "CPU count %llu larger than the file can hold",
+			   (unsigned long long)cpus);
+	for (i = 0; i < MAX_SECTIONS; i++) {
+		if (rd(c, off, label, 10))
+			return bad(c, "cut short before the CPU data");
+		off += 10;
+		if (memcmp(label, "options  ", 10))
+			break;
+		/* options: u16 id, u32 size, data; until id 0 */
+		for (;;) {
+			if (rd_num(c, &off, 2, &id))
+				return bad(c, "options cut short");
+			if (!id)
+				break;
+			if (rd_num(c, &off, 4, &sz) || sz > c->size - off)
+				return bad(c, "option %llu runs past the end of the file",
+					   (unsigned long long)id);
+			off += sz;
+		}
+	}
+	if (!memcmp(label, "latency  ", 10))
+		return 0;		/* text data: libtracecmd reads it as text */
+	if (memcmp(label, "flyrecord", 10))
+		return bad(c, "no flyrecord CPU data");
+	for (i = 0; i < cpus; i++) {
+		if (rd_num(c, &off, 8, &doff) || rd_num(c, &off, 8, &dsz))
+			return bad(c, "CPU table cut short");
+		if (check_cpu_data(c, (int)i, doff, dsz))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- v7 ------------------------------------------------------------------------ */
+
+enum {
+	OPT_DONE = 0, OPT_BUFFER = 3, OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS = 17,
+	OPT_EVENT_FORMATS = 18, OPT_KALLSYMS = 19, OPT_PRINTK = 20, OPT_CMDLINES = 21,
+};
+
+/*
+ * The section at @off (u16 id, u16 flags, u32 string id, u64 size): its
+ * content in *@out (decompressed if flagged), *@len bytes.
+ */
+static int read_section(struct chk *c, uint64_t off, unsigned int want, unsigned char **out,
+			uint64_t *len)
+{
+	uint64_t id, flags, sid, size, zs, us, p = off;
+	unsigned char *z;
+	size_t r;
+
+	*out = NULL;
+	if (rd_num(c, &p, 2, &id) || rd_num(c, &p, 2, &flags) || rd_num(c, &p, 4, &sid) ||
+	    rd_num(c, &p, 8, &size))
+		return bad(c, "section %u at %llu cut short", want, (unsigned long long)off);
+	if (id != want || size > c->size - p)
+		return bad(c, "section %u at %llu damaged", want, (unsigned long long)off);
+	if (!(flags & 1)) {
+		if (size > MAX_META)
+			return bad(c, "section %u too large", want);
+		*out = malloc(size ? size : 1);
+		if (!*out || rd(c, p, *out, size))
+			return bad(c, "section %u cut short", want);
+		*len = size;
+		return 0;
+	}
+	if (!c->dctx || rd_num(c, &p, 4, &zs) || rd_num(c, &p, 4, &us) || zs + 8 > size ||
+	    us > MAX_META)
+		return bad(c, "compressed section %u damaged", want);
+	z = malloc(zs ? zs : 1);
+	*out = malloc(us ? us : 1);
+	if (!z || !*out || rd(c, p, z, zs)) {
+		free(z);
+		return bad(c, "compressed section %u cut short", want);
+	}
+	r = ZSTD_decompressDCtx(c->dctx, *out, us, z, zs);
+	free(z);
+	if (ZSTD_isError(r) || r != us)
+		return bad(c, "compressed section %u does not decompress", want);
+	*len = us;
+	return 0;
+}
+
+/* a section's content, checked through the same helpers as the file */
+static int check_meta(struct chk *c, unsigned int id, const unsigned char *d, uint64_t len)
+{
+	struct chk m = *c;
+	uint64_t off = 0, n;
+	int ret = 0;
+
+	/* only the format texts are parsed further (by libtraceevent); sizes were checked */
+	m.mem = d;
+	m.size = len;
+	if (id == OPT_HEADER_INFO)
+		ret = check_headers(&m, &off, len);
+	else if (id == OPT_FTRACE_EVENTS)
+		ret = rd_num(&m, &off, 4, &n) ? bad(&m, "ftrace formats cut short") :
+		      check_formats(&m, &off, len, n, "ftrace formats");
+	else if (id == OPT_EVENT_FORMATS)
+		ret = check_systems(&m, &off, len);
+	c->commit_off = m.commit_off;
+	c->commit_size = m.commit_size;
+	c->data_off = m.data_off;
+	return ret;
+}
+
+/* BUFFER option: flyrecord offset, name, clock, page size, cpus, per cpu id/offset/size */
+static int check_buffer(struct chk *c, const unsigned char *d, uint64_t len)
+{
+	uint64_t pos = 8, i, cpus;
+	size_t n;
+	int k;
+
+	if (len < 8)
+		return bad(c, "BUFFER option too short");
+	for (k = 0; k < 2; k++) {
+		n = strnlen((const char *)d + pos, (size_t)(len - pos));
+		if (pos + n >= len)
+			return bad(c, "BUFFER option damaged");
+		pos += n + 1;
+	}
+	if (pos + 8 > len)
+		return bad(c, "BUFFER option damaged");
+	if (num(c, d + pos, 4) != c->page)
+		return bad(c, "BUFFER option with another page size");
+	cpus = num(c, d + pos + 4, 4);
+	pos += 8;
+	if (cpus > MAX_CPUS || cpus * 20 > len - pos)
+		return bad(c, "BUFFER option: CPU count %llu larger than the option",
+			   (unsigned long long)cpus);
+	for (i = 0; i < cpus; i++, pos += 20) {
+		uint32_t id = (uint32_t)num(c, d + pos, 4);
+
+		if (id >= MAX_CPUS)
+			return bad(c, "BUFFER option: CPU id %u", id);
+		if (check_cpu_data(c, (int)id, num(c, d + pos + 4, 8), num(c, d + pos + 12, 8)))
+			return -1;
+	}
+	return 0;
+}
+
+static int check_v7(struct chk *c, uint64_t off)
+{
+	char comp[64], ver[64];
+	uint64_t opt, nsec;
+	unsigned char *d;
+	uint64_t len;
+
+	if (rd_str(c, &off, comp, sizeof(comp)) || rd_str(c, &off, ver, sizeof(ver)))
+		return bad(c, "no compression header");
+	c->compressed = strcmp(comp, "none") != 0;
+	if (c->compressed && strcmp(comp, "zstd"))
+		return 0;	/* another compressor: only libtracecmd can read its sections */
+	if (c->compressed) {
+		c->dctx = ZSTD_createDCtx();
+		if (!c->dctx)
+			return bad(c, "out of memory");
+	}
+	if (rd_num(c, &off, 8, &opt))
+		return bad(c, "no options offset");
+	for (nsec = 0; opt; nsec++) {
+		uint64_t pos = 0, next = 0;
+		bool done = false;
+
+		if (nsec == MAX_SECTIONS)
+			return bad(c, "more than %d options sections", MAX_SECTIONS);
+		if (read_section(c, opt, OPT_DONE, &d, &len)) {
+			free(d);
+			return -1;
+		}
+		while (!done && pos + 6 <= len) {
+			unsigned int id = (unsigned int)num(c, d + pos, 2);
+			uint64_t sz = num(c, d + pos + 2, 4);
+			const unsigned char *od = d + pos + 6;
+			unsigned char *s;
+			uint64_t slen;
+			int ret = 0;
+
+			pos += 6;
+			if (sz > len - pos) {
+				free(d);
+				return bad(c, "option %u runs past its section", id);
+			}
+			switch (id) {
+			case OPT_DONE:
+				next = sz >= 8 ? num(c, od, 8) : 0;
+				done = true;
+				break;
+			case OPT_BUFFER:
+				ret = check_buffer(c, od, sz);
+				break;
+			case OPT_HEADER_INFO:
+			case OPT_FTRACE_EVENTS:
+			case OPT_EVENT_FORMATS:
+			case OPT_KALLSYMS:
+			case OPT_PRINTK:
+			case OPT_CMDLINES:
+				if (sz < 8) {
+					ret = bad(c, "option %u too short", id);
+					break;
+				}
+				ret = read_section(c, num(c, od, 8), id, &s, &slen);
+				if (!ret)
+					ret = check_meta(c, id, s, slen);
+				free(s);
+				break;
+			default:
+				break;
+			}
+			if (ret) {
+				free(d);
+				return -1;
+			}
+			pos += sz;
+		}
+		free(d);
+		if (!done)
+			return bad(c, "options section without its end");
+		opt = next;
+	}
+	return 0;
+}
+
+/**
+ * gpulat__check_trace - walk @path's structure before any third-party parser
+ * @path: the file (its magic was checked)
+ * @why: the reason on failure ("CPU count 16777217 larger than ...")
+ * @whylen: its size
+ *
+ * Return: 0, or -1 with @why set.
+ */
+int gpulat__check_trace(const char *path, char *why, size_t whylen)
+{
+	struct chk c = { .commit_off = 8, .commit_size = 8, .data_off = 16, .why = why,
+			 .whylen = whylen };
+	unsigned char hdr[12 + 6];
+	uint64_t off = sizeof(hdr);
+	int ret;
+
+	if (why && whylen)
+		why[0] = '\0';
+	c.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c.fd < 0)
+		return bad(&c, "%s", strerror(errno));
+	c.size = (uint64_t)lseek(c.fd, 0, SEEK_END);
+	/* magic (10), version "6\0" / "7\0", endian, long size, u32 page size */
+	if (rd(&c, 0, hdr, sizeof(hdr)) || hdr[11] != '\0') {
+		close(c.fd);
+		return bad(&c, "cut short in its first bytes");
+	}
+	c.big = hdr[12] == 1;
+	c.page = (uint32_t)num(&c, hdr + 14, 4);
+	if (hdr[12] > 1 || (hdr[13] != 4 && hdr[13] != 8) || c.page < PAGE_MIN ||
+	    c.page > PAGE_MAX || (c.page & (c.page - 1))) {
+		close(c.fd);
+		return bad(&c, "bad endianness, long size or page size");
+	}
+	if (hdr[10] == '6')
+		ret = check_v6(&c, off);
+	else if (hdr[10] == '7')
+		ret = check_v7(&c, off);
+	else
+		ret = bad(&c, "unknown file version '%c'", hdr[10]);
+	if (c.dctx)
+		ZSTD_freeDCtx(c.dctx);
+	close(c.fd);
+	return ret;
+}
+
+/**
+ * gpulat__page_ok - may kbuffer load this ring-buffer page?
+ * @tep: the file's tep handle (endianness, header_page layout)
+ * @page: @page_size bytes
+ * @page_size: the file's page size
+ *
+ * The check gpulat__check_trace() makes on every page it reads, for the
+ * pages read-zstd.c decompresses later.
+ */
+bool gpulat__page_ok(struct tep_handle *tep, const void *page, int page_size)
+{
+	struct chk c = { .commit_off = 8, .data_off = 16, .page = (uint32_t)page_size };
+	int lsize = tep_get_header_page_size(tep);
+
+	c.big = tep_is_file_bigendian(tep);
+	c.commit_size = lsize == 4 ? 4 : 8;
+	if (lsize == 4)
+		c.data_off = 12;
+	return !page_problem(&c, page);
+}
