@@ -22,6 +22,8 @@
 #include "libkshark-tepdata.h"
 
 #include "gpulat.h"
+#include "gpulat-read.h"
+#include "gpulat-tracecmd.h"
 #include "gpu_rings.h"
 
 #define DEFAULT_WIDTH	1200
@@ -124,6 +126,9 @@ static int ring_cb(struct tracecmd_input *handle, struct tep_record *rec, int cp
 				      tep_data_type(tracecmd_get_tep(tr->handle), rec));
 	if (kind != GPULAT_EV_QUEUE && kind != GPULAT_EV_RUN)
 		return 0;
+	/* a damaged length reaching past the record's page: not decoded */
+	if (!gpulat_record_bytes(rec, tracecmd_page_size(tr->handle)))
+		return 0;
 	if (gpulat_binding_decode(tr->binding, rec, &ev) != 1 || !gpujob_event_names_ring(&ev))
 		return 0;
 	return add_key(tr, ev.dev ? ev.dev : "", ev.ring) < 0 ? -1 : 0;
@@ -131,9 +136,17 @@ static int ring_cb(struct tracecmd_input *handle, struct tep_record *rec, int cp
 
 static int find_rings(struct trace_rings *tr)
 {
-	tr->handle = tracecmd_open(tr->file, TRACECMD_FL_LOAD_NO_PLUGINS);
+	char err[512];
+
+	/*
+	 * lib's open: the file's structure is checked before libtracecmd reads it,
+	 * and a half-built handle is never closed (tracecmd_open() closes it on
+	 * error and crashes in libtracecmd 1.3). A file that passes is also one
+	 * kshark_open() can read.
+	 */
+	tr->handle = gpulat_trace_open(tr->file, TRACECMD_FL_LOAD_NO_PLUGINS, err, sizeof(err));
 	if (!tr->handle) {
-		fprintf(stderr, "gpu-kshark-rings: cannot open %s\n", tr->file);
+		fprintf(stderr, "gpu-kshark-rings: %s\n", err);
 		return -1;
 	}
 	tr->binding = gpulat_binding_new(tracecmd_get_tep(tr->handle));
@@ -411,6 +424,7 @@ int main(int argc, char **argv)
 		for (k = 0; k < trs[i].n_keys; k++) {
 			char label[256];
 
+			/* the binding's names are in their escaped form: one line per ring */
 			gpulat_ring_label(label, sizeof(label), trs[i].keys[k].dev,
 					  trs[i].keys[k].ring);
 			printf("%d\t%d\t%s\t%s\t%s\n", i, trs[i].keys[k].id, label,
