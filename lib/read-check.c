@@ -89,26 +89,13 @@ static int bad(struct chk *c, const char *fmt, ...)
 /* @n bytes at @off, all inside the file */
 static int rd(struct chk *c, uint64_t off, void *buf, size_t n)
 {
-	unsigned char *p = buf;
-
 	if (off > c->size || n > c->size - off)
 		return -1;
 	if (c->mem) {
 		memcpy(buf, c->mem + off, n);
 		return 0;
 	}
-	while (n) {
-		ssize_t r = pread(c->fd, p, n, (off_t)off);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= (size_t)r;
-		off += (uint64_t)r;
-	}
-	return 0;
+	return gpulat__pread_full(c->fd, buf, n, off);
 }
 
 static uint64_t num(const struct chk *c, const unsigned char *p, int n)
@@ -451,8 +438,9 @@ static int check_v6(struct chk *c, uint64_t off)
 
 	if (check_headers(c, &off, c->size))
 		return -1;
-	if (rd_num(c, &off, 4, &n) || check_formats(c, &off, c->size, n, "ftrace formats") ||
-	    check_systems(c, &off, c->size))
+	if (rd_num(c, &off, 4, &n))
+		return bad(c, "cut short before the ftrace formats");
+	if (check_formats(c, &off, c->size, n, "ftrace formats") || check_systems(c, &off, c->size))
 		return -1;
 	/* kallsyms, printk formats: u32 size; cmdlines: u64 size */
 	if (rd_num(c, &off, 4, &sz) || sz > c->size - off)
@@ -734,6 +722,8 @@ int gpulat__check_trace(const char *path, char *why, size_t whylen)
 	if (c.dctx)
 		ZSTD_freeDCtx(c.dctx);
 	close(c.fd);
+	if (ret)
+		bad(&c, "cut short");	/* a reason, should a path have given none */
 	return ret;
 }
 

@@ -86,7 +86,8 @@ struct gpulat__zfile {
 	bool			failed;
 };
 
-static int pread_full(int fd, void *buf, size_t len, uint64_t off)
+/* @len bytes at @off of @fd: 0, or -1 (error or end of file); also read-check.c */
+int gpulat__pread_full(int fd, void *buf, size_t len, uint64_t off)
 {
 	unsigned char *p = buf;
 
@@ -136,14 +137,14 @@ static int read_block(struct gpulat__zfile *z, uint64_t off, struct zblock *b)
 {
 	unsigned char hdr[8];
 
-	if (pread_full(z->fd, hdr, sizeof(hdr), off))
+	if (gpulat__pread_full(z->fd, hdr, sizeof(hdr), off))
 		return -1;
 	b->zsize = (uint32_t)num(z, hdr, 4);
 	b->size = (uint32_t)num(z, hdr + 4, 4);
 	if (!b->zsize || !b->size || b->zsize > MAX_META || b->size > MAX_META)
 		return -1;
 	if (grow(&b->zbuf, &b->zcap, b->zsize) || grow(&b->out, &b->cap, b->size) ||
-	    pread_full(z->fd, b->zbuf, b->zsize, off + sizeof(hdr)))
+	    gpulat__pread_full(z->fd, b->zbuf, b->zsize, off + sizeof(hdr)))
 		return -1;
 	return unzstd(z, b->out, b->size, b->zbuf, b->zsize);
 }
@@ -154,7 +155,7 @@ static int read_section(struct gpulat__zfile *z, uint64_t off, unsigned int *id,
 {
 	unsigned char hdr[16];
 
-	if (pread_full(z->fd, hdr, sizeof(hdr), off))
+	if (gpulat__pread_full(z->fd, hdr, sizeof(hdr), off))
 		return -1;
 	*id = (unsigned int)num(z, hdr, 2);
 	*flags = (unsigned int)num(z, hdr + 2, 2);
@@ -178,7 +179,7 @@ static int read_options(struct gpulat__zfile *z, uint64_t off, struct zblock *b)
 		return read_block(z, off, b);
 	/* plain: the options follow, as many bytes as the section says */
 	if (!ssize || ssize > MAX_META || grow(&b->out, &b->cap, ssize) ||
-	    pread_full(z->fd, b->out, ssize, off))
+	    gpulat__pread_full(z->fd, b->out, ssize, off))
 		return -1;
 	b->size = (uint32_t)ssize;
 	return 0;
@@ -301,7 +302,7 @@ static int init_cpus(struct gpulat__zfile *z, uint64_t fly)
 
 		if (c->id < 0 || !c->next_off)
 			continue;
-		if (pread_full(z->fd, hdr, sizeof(hdr), c->next_off))
+		if (gpulat__pread_full(z->fd, hdr, sizeof(hdr), c->next_off))
 			return -1;
 		c->chunks_left = (uint32_t)num(z, hdr, 4);
 		c->next_off += 4;
