@@ -174,20 +174,29 @@ const char *gpulat_escape_text(char *buf, size_t len, const char *src)
 	return buf;
 }
 
+char *gpulat_escape_buf(char *buf, size_t len, const char *src, size_t n, enum gpulat_esc how)
+{
+	size_t need = gpulat_escape_n(buf, len, src, n, how);
+	char *big;
+
+	if (need < len)
+		return buf;
+	big = malloc(need + 1);
+	if (big)
+		gpulat_escape_n(big, need + 1, src, n, how);
+	return big;
+}
+
 int gpulat_escape_fputs(const char *src, enum gpulat_esc how, FILE *fp)
 {
-	char small[256], *big = NULL;
-	size_t need, n = src ? strlen(src) : 0;
+	char small[256], *s;
 	int ret;
 
-	need = gpulat_escape_n(small, sizeof(small), src, n, how);
-	if (need >= sizeof(small)) {
-		big = malloc(need + 1);
-		if (!big)
-			return EOF;
-		gpulat_escape_n(big, need + 1, src, n, how);
-	}
-	ret = fputs(big ? big : small, fp);
-	free(big);
+	s = gpulat_escape_buf(small, sizeof(small), src, src ? strlen(src) : 0, how);
+	if (!s)
+		return EOF;
+	ret = fputs(s, fp);
+	if (s != small)
+		free(s);
 	return ret;
 }

@@ -623,7 +623,9 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 	if (!ctx->bind)
 		return 1;
 
-	ret = gpulat_binding_decode(ctx->bind, rec, &e);
+	/* a damaged length reaching past the page is not decoded (lib/bounds.c) */
+	ret = gpulat_record_bytes(rec, tep_get_page_size(event->tep)) ?
+	      gpulat_binding_decode(ctx->bind, rec, &e) : -1;
 	if (ret == 0) {
 		/*
 		 * One of our events whose layout lacks a field the binding

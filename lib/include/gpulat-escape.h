@@ -60,6 +60,16 @@ size_t gpulat_escape(char *dst, size_t len, const char *src, enum gpulat_esc how
 size_t gpulat_escape_n(char *dst, size_t len, const char *src, size_t n, enum gpulat_esc how);
 
 /**
+ * gpulat_escape_buf - the whole escaped form of @n bytes at @src
+ * @buf: used when the result fits
+ * @len: its size
+ *
+ * Return: @buf, or a malloc'ed string (free it when it is not @buf); NULL
+ * when out of memory.
+ */
+char *gpulat_escape_buf(char *buf, size_t len, const char *src, size_t n, enum gpulat_esc how);
+
+/**
  * gpulat_escape_fputs - write @src escaped to @fp
  * Return: as fputs (non-negative, or EOF on error).
  */
