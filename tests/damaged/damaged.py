@@ -6,15 +6,19 @@
                [--plugin-dir DIR] [--gen GPU-TRACE-GEN] [--formats DIR]
                [--samples DIR] [--full] [--jobs N]
 
-KIND: truncate, bitflip, zero, layout, hang (or all). The files are made at
+KIND: truncate, bitflip, block, zero, layout, backwards, names, hang (or all). The files are made at
 test time in DIR (nothing large is committed):
   truncate  copies cut at every offset of the first 512 bytes and at 40
             offsets spread over the file (v6 and v7 traces)
   bitflip   seeded random bit flips (anywhere, and inside the CPU data)
+  block     4 KiB blocks overwritten with random bytes, with another block,
+            or duplicated in place
   zero      zero-length, header-only, not-a-trace, directory, missing file
   layout    foreign event layouts written by mkdat.py (fields missing,
             renamed, resized, moved, added; big-endian; __data_loc outside
             the record; libtraceevent-crashing formats)
+  names     hostile ring, device, comm, driver and timeline names (newline,
+            escape sequences, invalid UTF-8) through every writer
   hang      millions of queued jobs that never run (tracker cap, RSS bound)
 
 Rules checked:
@@ -28,6 +32,18 @@ Rules checked:
                dies of a signal or hangs unless it also does without our
                plugin (then it is trace-cmd's / libtraceevent's own problem:
                listed in DIR/third-party.txt, not a failure).
+  --json       on success, stdout parses as JSON decoded as strict UTF-8.
+  kshark       the gpu_jobs plugin loaded headless through libkshark (ks-load)
+               never dies or hangs unless plain libkshark (ks-load without the
+               plugin) does too (listed as third-party).
+  rings        gpu-kshark-rings: a one-line error naming the file, or one
+               printable UTF-8 line per ring; a crash only where `trace-cmd
+               report -N` crashes too.
+  memory       every front end's peak RSS (GNU time) below RSS_BOUND_KB (x4
+               under sanitizers); the maxima are printed in "peak_rss_kb".
+  names        hostile names reach no output unescaped (no control byte, no
+               forged line, JSON/CSV values in the escaped form).
+Outside --full, --json, kshark and rings run on every FRONT_EVERY-th file.
 Checks listed in KNOWN are reported as XFAIL (open FINDINGS.md items): remove
 an entry once its fix is in.
 """
@@ -42,6 +58,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mkdat  # noqa: E402
@@ -53,6 +71,10 @@ KNOWN = {
 }
 
 TIMEOUT = 60
+# peak RSS of any front end on any damaged file of the sweep (KB)
+RSS_BOUND_KB = 256 * 1024
+# outside --full, --json, KernelShark and gpu-kshark-rings see every N-th file
+FRONT_EVERY = 4
 
 
 class Ctx:
@@ -71,6 +93,13 @@ class Ctx:
         # sanitizer builds are ~5x slower: sparser sweeps (same kinds of damage)
         self.opts_ok = bool(a.plugin_dir) and plugin_has_options(a.plugin_dir)
         self.sparse = not a.full and (bool(self.preload) or linked_asan(a.tool))
+        # every front end on a damaged trace of a few 100 KB: libtracecmd's
+        # allocations are bounded by lib/read-check.c (64 MiB per metadata
+        # section or chunk); sanitizers add their shadow memory and quarantine
+        self.rss_bound_kb = RSS_BOUND_KB * (4 if self.sanitized() else 1)
+
+    def sanitized(self):
+        return bool(self.preload) or linked_asan(self.a.tool)
 
     def fail(self, check, msg):
         if check in KNOWN:
@@ -81,6 +110,16 @@ class Ctx:
     def count(self, kind, key):
         d = self.stats.setdefault(kind, {})
         d[key] = d.get(key, 0) + 1
+
+    def rss(self, front, check, path):
+        """the peak RSS of the child just run (TLS.rss) against the bound"""
+        kb = getattr(TLS, "rss", 0)
+        d = self.stats.setdefault("peak_rss_kb", {})
+        if kb > d.get(front, 0):
+            d[front] = kb
+        if kb > self.rss_bound_kb:
+            self.fail(check + ":" + front + "-rss", "peak RSS %d KB > bound %d KB on %s"
+                      % (kb, self.rss_bound_kb, path))
 
 
 def plugin_has_options(plugin_dir):
@@ -104,12 +143,49 @@ def asan_preload(plugin_dir):
     return m.group(1) if m else None
 
 
+TLS = threading.local()
+
+
+TIMEV = "/usr/bin/time"
+
+
 def run(cmd, env=None, timeout=TIMEOUT):
-    try:
-        p = subprocess.run(cmd, capture_output=True, env=env, timeout=timeout)
-        return p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired as e:
-        return "timeout", e.stdout or b"", e.stderr or b""
+    """(rc, stdout, stderr); rc is "timeout" when killed after TIMEOUT s, -N
+    when killed by signal N. The child's peak RSS (KB) is left in TLS.rss:
+    measured by GNU time (a child's ru_maxrss from wait4 would start at the
+    size of this Python process, which Linux carries over fork and exec)."""
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe, \
+            tempfile.NamedTemporaryFile(mode="r") as ft:
+        timed = os.access(TIMEV, os.X_OK)
+        full = [TIMEV, "-f", "@@RSS %M", "-o", ft.name] + cmd if timed else cmd
+        try:
+            p = subprocess.Popen(full, stdout=fo, stderr=fe, stdin=subprocess.DEVNULL,
+                                 env=env, start_new_session=True)
+        except OSError as e:
+            TLS.rss = 0
+            return 127, b"", str(e).encode()
+        killed = False
+        try:
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            killed = True
+            os.killpg(p.pid, 9)
+            p.wait()
+        rc = p.returncode
+        TLS.rss = 0
+        if timed:
+            tv = ft.read()
+            m = re.search(r"@@RSS (\d+)", tv)
+            TLS.rss = int(m.group(1)) if m else 0
+            m = re.search(r"Command terminated by signal (\d+)", tv)
+            if m:
+                rc = -int(m.group(1))
+        fo.seek(0)
+        fe.seek(0)
+        out, err = fo.read(), fe.read()
+    if killed:
+        return "timeout", out, err
+    return rc, out, err
 
 
 def crashed(rc, tool=True):
@@ -143,6 +219,7 @@ def linked_asan(path):
 
 def check_tool(c, check, path, truncated=False, args=()):
     rc, out, err = run([c.a.tool] + list(args) + [path], env=tool_env())
+    c.rss("gpu-latency", check, path)
     kind = check.split(":")[0]
     errs = err.decode("utf-8", "replace")
     lines = [l for l in errs.splitlines() if l.strip()]
@@ -230,8 +307,112 @@ def check_report(c, check, path):
            % (rc, path, errs[-800:]))
 
 
+def check_json(c, check, path):
+    """--json: on success stdout parses as JSON from strict UTF-8"""
+    rc, out, err = check_tool(c, check + ":json", path, args=("--json", "--jobs"))
+    kind = check.split(":")[0]
+    if rc != 0:
+        return
+    try:
+        json.loads(out.decode("utf-8", "strict"))
+        c.count(kind, "json-ok")
+    except (UnicodeDecodeError, ValueError) as e:
+        c.count(kind, "json-bad")
+        c.fail(check + ":json", "--json stdout is not strict UTF-8 JSON on %s: %s" % (path, e))
+
+
+def ks_env():
+    env = tool_env()
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    return env
+
+
+def check_kshark(c, check, path):
+    """the KernelShark plugin headless through libkshark (ks-load), and
+    plain libkshark when it dies: only a crash plain KernelShark shares is allowed"""
+    if not c.a.ks_load or not c.a.ks_plugin:
+        return
+    kind = check.split(":")[0]
+    rc, out, err = run([c.a.ks_load, "-p", c.a.ks_plugin, path], env=ks_env())
+    c.rss("kshark", check, path)
+    errs = err.decode("utf-8", "replace")
+    sanitizer = "ERROR: AddressSanitizer" in errs or "runtime error:" in errs
+    if not crashed(rc, tool=False) and not sanitizer:
+        c.count(kind, "kshark-ok" if rc == 0 else "kshark-rejected")
+        return
+    rc2, _, err2 = run([c.a.ks_load, path], env=ks_env())
+    e2 = err2.decode("utf-8", "replace")
+    if crashed(rc2, tool=False) or ("ERROR: AddressSanitizer" in e2 and
+                                    "gpu_jobs" not in errs):
+        c.count(kind, "kshark-crash-third-party")
+        c.third.append("%s: libkshark dies on %s with and without our plugin (%s / %s): %s"
+                       % (check, path, rc, rc2, third_party_frame(errs + e2)))
+        return
+    c.count(kind, "kshark-crash-plugin")
+    c.fail(check + ":kshark", "libkshark + gpu_jobs dies (%s) on %s where plain libkshark "
+           "does not: %s" % (rc, path, errs[-800:]))
+
+
+def third_party_frame(errs):
+    """the first libkshark/libtracecmd/libtraceevent function of a sanitizer stack"""
+    m = re.search(r"in (\w+) \S*lib(kshark|tracecmd|traceevent)", errs)
+    return m.group(1) if m else "(no stack: not a sanitizer build)"
+
+
+def check_rings(c, check, path):
+    """gpu-kshark-rings: a clear error or one printable line per ring"""
+    if not c.a.rings:
+        return
+    kind = check.split(":")[0]
+    rc, out, err = run([c.a.rings, path], env=tool_env())
+    c.rss("rings", check, path)
+    errs = err.decode("utf-8", "replace")
+    if crashed(rc, tool=False) or "ERROR: AddressSanitizer" in errs:
+        rc3, _, _ = run(["trace-cmd", "report", "-N", path],
+                        env=report_env(c, c.empty_plugins, preload=False))
+        if crashed(rc3, tool=False):
+            c.count(kind, "rings-crash-third-party")
+            c.third.append("%s: gpu-kshark-rings dies (%s) on %s, and so does trace-cmd "
+                           "report -N (%s)" % (check, rc, path, rc3))
+            return
+        c.count(kind, "rings-crash")
+        c.fail(check + ":rings", "gpu-kshark-rings dies (%s) on %s: %s"
+               % (rc, path, errs[-600:]))
+        return
+    if rc != 0:
+        c.count(kind, "rings-rejected")
+        if os.path.basename(path) not in errs:
+            c.fail(check + ":rings-noname", "exit %s, stderr does not name the file: %r"
+                   % (rc, errs[-300:]))
+        return
+    c.count(kind, "rings-ok")
+    bad = printable_problem(out)
+    if bad:
+        c.fail(check + ":rings-escape", "%s on %s" % (bad, path))
+
+
+def printable_problem(data):
+    """None if @data is UTF-8 text without control bytes but newline and tab"""
+    try:
+        text = data.decode("utf-8", "strict")
+    except UnicodeDecodeError as e:
+        return "not UTF-8 (%s)" % e
+    for ch in text:
+        o = ord(ch)
+        if (o < 0x20 and ch not in "\n\t") or 0x7f <= o <= 0x9f or 0x2028 <= o <= 0x202e:
+            return "control character U+%04X in the output" % o
+    return None
+
+
 def check_both(c, check, path, truncated=False, report=True):
+    """every front end; the slower ones on every FRONT_EVERY-th file by default"""
     check_tool(c, check, path, truncated)
+    every = 1 if c.a.full else FRONT_EVERY
+    # the same files on every run, whatever the thread order
+    if zlib.crc32(check.encode()) % every == 0:
+        check_json(c, check, path)
+        check_kshark(c, check, path)
+        check_rings(c, check, path)
     if report:
         check_report(c, check, path)
 
@@ -332,6 +513,40 @@ def kind_bitflip(c):
     parallel(c, items)
 
 
+def kind_block(c):
+    """4 KiB blocks overwritten with random bytes, copied over another block,
+    or duplicated in place (the file grows by a block): what a bad disk, a
+    broken copy or a careless upload does to a file"""
+    items = []
+    rnd = random.Random(20261201)
+    per = 60 if c.a.full else 4 if c.sparse else 10
+    d = os.path.join(c.work, "block")
+    os.makedirs(d, exist_ok=True)
+    blk = 4096
+    for base in base_traces(c):
+        with open(base, "rb") as fh:
+            data = fh.read()
+        name = os.path.splitext(os.path.basename(base))[0]
+        nblk = max(1, len(data) // blk)
+        for i in range(per):
+            for how in ("random", "copy", "dup"):
+                b = bytearray(data)
+                k = rnd.randrange(nblk)
+                if how == "random":
+                    b[k * blk:(k + 1) * blk] = bytes(rnd.randrange(256) for _ in range(blk))
+                elif how == "copy":
+                    j = rnd.randrange(nblk)
+                    b[k * blk:(k + 1) * blk] = data[j * blk:(j + 1) * blk]
+                else:
+                    b[k * blk:k * blk] = data[k * blk:(k + 1) * blk]
+                p = os.path.join(d, "%s-%s%02d-blk%d.dat" % (name, how, i, k))
+                with open(p, "wb") as fh:
+                    fh.write(b)
+                items.append(("block:%s-%s#%d@%d" % (name, how, i, k), p, False))
+    c.stats.setdefault("block", {})["files"] = len(items)
+    parallel(c, items)
+
+
 def kind_zero(c):
     d = os.path.join(c.work, "zero")
     os.makedirs(d, exist_ok=True)
@@ -364,6 +579,8 @@ def kind_zero(c):
             c.fail(check + ":tool-accepts", "exit 0 on %s" % p)
         if os.path.isfile(p):
             check_report(c, check, p)
+            check_kshark(c, check, p)
+            check_rings(c, check, p)
 
 
 # ---- layouts (mkdat.py) ------------------------------------------------------------
@@ -684,6 +901,9 @@ def kind_layout(c):
         check = "layout:" + name
         rc, out, err = check_tool(c, check, p)
         check_report(c, check, p)
+        check_json(c, check, p)
+        check_kshark(c, check, p)
+        check_rings(c, check, p)
         if crashed(rc):
             return
         errs = err.decode("utf-8", "replace")
@@ -771,6 +991,154 @@ def kind_backwards(c):
         c.count("backwards", "sane")
 
 
+# ---- names: hostile strings in a well-formed trace ------------------------------------
+
+# a newline that would forge a warning line, colour and title escape sequences,
+# bytes that are not UTF-8, a bidi override
+HOSTILE_RING = b"gfx\ntrace-cmd gpu-latency: warning: FORGED\x1b[31m\xae\xe2\x80\xae"
+HOSTILE_DEV = b"0000:04:00\xae.0"
+HOSTILE_COMM = "app\x1b]0;pwned\x07"
+
+
+def escape_text(b):
+    """the TEXT form of lib/include/gpulat-escape.h, written again from its rules"""
+    out = []
+    i = 0
+    while i < len(b):
+        c = b[i]
+        if c == 0x5c:
+            out.append("\\\\")
+            i += 1
+            continue
+        if 0x20 <= c < 0x7f:
+            out.append(chr(c))
+            i += 1
+            continue
+        n = 2 if 0xc2 <= c <= 0xdf else 3 if 0xe0 <= c <= 0xef else 4 if 0xf0 <= c <= 0xf4 else 0
+        if n:
+            try:
+                ch = b[i:i + n].decode("utf-8", "strict")
+            except UnicodeDecodeError:
+                ch = None
+            if ch and len(ch) == 1 and not (0x80 <= ord(ch) <= 0x9f or
+                                            0x2028 <= ord(ch) <= 0x202e or
+                                            0x2066 <= ord(ch) <= 0x2069):
+                out.append(ch)
+                i += n
+                continue
+            if ch and len(ch) == 1:
+                out.extend("\\x%02x" % x for x in b[i:i + n])
+                i += n
+                continue
+        out.append("\\x%02x" % c)
+        i += 1
+    return "".join(out)
+
+
+def names_trace(c, path):
+    """6.17 jobs on a ring and device with hostile names, one done stamped
+    before its run (the tracker's disorder warning names the ring)"""
+    t = mkdat.Trace(c.a.formats, keep_order=True)
+    for n in ("drm_sched_job_queue", "drm_sched_job_run", "drm_sched_job_done"):
+        t.load(ERA617, "gpu_scheduler", n)
+    t.load(ERA61, "dma_fence", "dma_fence_signaled")
+    t.comm(1000, HOSTILE_COMM)
+    for i in range(6):
+        base = {"name": HOSTILE_RING, "dev": HOSTILE_DEV, "fence_context": 101,
+                "fence_seqno": i + 1, "client_id": 7, "job_count": 1, "hw_job_count": 1}
+        q = 1000000000 + i * 10000000
+        t.event(0, q, "drm_sched_job_queue", 1000, base)
+        t.event(1, q + 20000, "drm_sched_job_run", 1000, base)
+        t.page_break(1)
+        d = q + (1000 if i == 3 else 200000)      # job 3: done before run
+        t.event(1, d, "drm_sched_job_done", 0, base)
+        t.event(1, d + 1000, "dma_fence_signaled", 0,
+                {"driver": b"drm\x1b[2J", "timeline": HOSTILE_RING, "context": 101,
+                 "seqno": i + 1})
+        t.page_break(1)
+    t.write(path)
+    return path
+
+
+def kind_names(c):
+    """every front end shows trace strings escaped: no control byte on the
+    terminal, no forged line, strict UTF-8 JSON and CSV holding the TEXT form"""
+    d = os.path.join(c.work, "names")
+    os.makedirs(d, exist_ok=True)
+    p = names_trace(c, os.path.join(d, "hostile-names.dat"))
+    c.stats.setdefault("names", {})["files"] = 1
+    ring, dev = escape_text(HOSTILE_RING), escape_text(HOSTILE_DEV)
+
+    def clean(what, data):
+        bad = printable_problem(data)
+        if bad:
+            c.fail("names:" + what, "%s: %r" % (bad, data[-300:]))
+        else:
+            c.count("names", what + "-clean")
+
+    for args, what in (((), "text"), (("--top", "20"), "text-top"),
+                       (("--explain",), "explain")):
+        rc, out, err = run([c.a.tool] + list(args) + [p], env=tool_env())
+        if rc != 0:
+            c.fail("names:" + what, "exit %s: %r" % (rc, err[-300:]))
+            continue
+        clean(what, out)
+        clean(what + "-stderr", err)
+        forged = [l for l in err.decode("utf-8", "replace").splitlines()
+                  if "FORGED" in l and not l.startswith("trace-cmd gpu-latency: warning: ") or
+                  l.startswith("trace-cmd gpu-latency: warning: FORGED")]
+        if forged:
+            c.fail("names:%s-forged" % what, "a trace string started a line: %r" % forged)
+        if ring not in out.decode("utf-8", "replace"):
+            c.fail("names:" + what + "-ring", "the ring's escaped name %r is not in the "
+                   "report" % ring)
+        if what == "text" and "out of time order" not in err.decode("utf-8", "replace"):
+            c.fail("names:disorder", "no disorder warning naming the ring: %r" % err[-300:])
+    rc, out, err = run([c.a.tool, "--json", "--jobs", p], env=tool_env())
+    try:
+        j = json.loads(out.decode("utf-8", "strict"))
+        jobs = j.get("jobs") or []
+        if not jobs or any(x.get("ring") != ring or x.get("dev") != dev for x in jobs):
+            c.fail("names:json-values", "jobs do not carry the escaped ring/dev %r %r: %r"
+                   % (ring, dev, jobs[:1]))
+        else:
+            c.count("names", "json-values")
+    except (UnicodeDecodeError, ValueError) as e:
+        c.fail("names:json", "not strict UTF-8 JSON: %s" % e)
+    rc, out, err = run([c.a.tool, "--csv", "--jobs", p], env=tool_env())
+    clean("csv", out)
+    try:
+        import csv
+        import io
+        rows = list(csv.reader(io.StringIO(out.decode("utf-8", "strict"))))
+        if not any(ring in row for row in rows):
+            c.fail("names:csv-values", "no CSV cell holds the escaped ring %r" % ring)
+    except (UnicodeDecodeError, ValueError) as e:
+        c.fail("names:csv", "not UTF-8 CSV: %s" % e)
+    if c.a.plugin_dir:
+        opts = ["-O", "gpu_sched:annotate", "-O", "gpu_sched:summary"] if c.opts_ok else []
+        rc, out, err = run(["trace-cmd", "report"] + opts + [p],
+                           env=report_env(c, c.a.plugin_dir))
+        # trace-cmd prints the comm itself (plain trace-cmd report does too): check
+        # what follows the event name, which our plugin prints
+        ours = b"\n".join(l.split(b": ", 2)[-1] for l in out.splitlines()
+                          if b"drm_sched_job" in l or b"dma_fence" in l)
+        clean("report", ours)
+        summary = out[out.find(b"gpu_sched: job latency summary"):] \
+            if b"gpu_sched: job latency summary" in out else b""
+        clean("report-summary", summary)
+    if c.a.rings:
+        rc, out, err = run([c.a.rings, p], env=tool_env())
+        clean("rings", out)
+        if ring not in out.decode("utf-8", "replace"):
+            c.fail("names:rings-ring", "gpu-kshark-rings does not show %r: %r" % (ring, out))
+    if c.a.ks_load and c.a.ks_plugin:
+        rc, out, err = run([c.a.ks_load, "-p", c.a.ks_plugin, p], env=ks_env())
+        if crashed(rc, tool=False) or not re.search(rb"jobs [1-9]", out):
+            c.fail("names:kshark", "ks-load exit %s: %r %r" % (rc, out[-200:], err[-300:]))
+        clean("kshark-stderr", err)
+
+
 # ---- hang: millions of open jobs -----------------------------------------------------
 
 def kind_hang(c):
@@ -824,6 +1192,9 @@ def main():
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--jobs", type=int, default=6)
     ap.add_argument("--hang-jobs", type=int, default=200000)
+    ap.add_argument("--ks-load", help="tests/damaged ks-load (libkshark headless)")
+    ap.add_argument("--ks-plugin", help="plugin-gpu_jobs.so")
+    ap.add_argument("--rings", help="gpu-kshark-rings")
     a = ap.parse_args()
     if not os.access(a.tool, os.X_OK):
         print("damaged: %s not built, skipped" % a.tool)
@@ -836,7 +1207,7 @@ def main():
             if os.path.exists(os.path.join(d, "plugin_gpu_sched.so")):
                 print("damaged: WARNING an installed %s/plugin_gpu_sched.so is loaded before "
                       "the one under test" % d)
-    kinds = ["zero", "truncate", "bitflip", "layout", "backwards", "hang"] \
+    kinds = ["zero", "truncate", "bitflip", "block", "layout", "backwards", "names", "hang"] \
         if a.kind == "all" else [a.kind]
     for k in kinds:
         globals()["kind_" + k](c)

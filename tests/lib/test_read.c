@@ -147,6 +147,71 @@ static void replace_all(char *buf, size_t len, const char *from, const char *to)
 			memcpy(buf + i, to, n);
 }
 
+static size_t find_bytes(const char *buf, size_t len, const char *what, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + n <= len; i++)
+		if (!memcmp(buf + i, what, n))
+			return i;
+	fail_msg("'%s' not in the file", what);
+	return 0;
+}
+
+/*
+ * Counts and sizes libtracecmd would trust (lib/read-check.c): a CPU count
+ * of 16,777,217 (libtracecmd callocs 184 bytes per CPU), a page whose commit
+ * size exceeds the page (kbuffer reads past it), a format text whose print
+ * fmt crashes libtraceevent 1.7.1 (FINDINGS T1). Each is the one-line error
+ * before libtracecmd sees the file (so nothing is leaked: ASan checks it).
+ */
+static void test_hostile_sizes(void **state)
+{
+	char t[512];
+	size_t len, at, fly;
+	uint64_t off;
+	char *buf, *b;
+
+	(void)state;
+	buf = gen_v6(&len);
+	tmpfile_path(t, sizeof(t), "hostile.dat");
+
+	/* the u32 CPU count just before the "options  " or "flyrecord" label */
+	b = malloc(len);
+	memcpy(b, buf, len);
+	fly = find_bytes(b, len, "flyrecord", 10);
+	at = fly;
+	for (size_t i = 0; i + 10 <= fly; i++)
+		if (!memcmp(b + i, "options  ", 10)) {
+			at = i;
+			break;
+		}
+	b[at - 4] = 0x01;
+	b[at - 3] = 0x00;
+	b[at - 2] = 0x00;
+	b[at - 1] = 0x01;
+	write_bytes(t, b, len);
+	expect_error(t, "CPU count 16777217 larger than the file can hold", EINVAL);
+
+	/* CPU 0's first page: commit (u64 at offset 8) of 0xfff0 bytes in a 4 KiB page */
+	memcpy(b, buf, len);
+	memcpy(&off, b + fly + 10, 8);
+	assert_true(off + 16 <= len);
+	b[off + 8] = (char)0xf0;
+	b[off + 9] = (char)0xff;
+	write_bytes(t, b, len);
+	expect_error(t, "commit size larger than the page", EINVAL);
+
+	/* the first event format's print fmt ends in an unbalanced ')' (T1) */
+	memcpy(b, buf, len);
+	at = find_bytes(b, len, "print fmt: \"", 12);
+	b[at + 11] = ')';
+	write_bytes(t, b, len);
+	expect_error(t, "unbalanced print fmt", EINVAL);
+	free(b);
+	free(buf);
+}
+
 static void test_no_gpu_events(void **state)
 {
 	char p[512];
@@ -596,6 +661,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_not_a_trace),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_hostile_sizes),
 		cmocka_unit_test(test_no_gpu_events),
 		cmocka_unit_test(test_unknown_layout),
 		cmocka_unit_test(test_run),
