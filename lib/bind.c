@@ -14,7 +14,6 @@
 
 #include <traceevent/event-parse.h>
 
-#include "gpulat-escape.h"
 #include "gpulat-int.h"
 
 /* Field layouts ("families"); each lists the fields it reads below. */
@@ -733,38 +732,6 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
 }
 
 /*
- * A name from the trace (ring, device, timeline, driver, comm), interned in
- * its display form (gpulat-escape.h: control bytes and invalid UTF-8 as
- * \xNN, a backslash as \\): every front end then shows the one spelling,
- * and no trace can put an escape sequence or a line break into a report, a
- * warning or a JSON/CSV field. The escaping is one-to-one, so names that
- * differ stay different (linking keys are unchanged). @len bytes at most,
- * up to the first NUL.
- */
-static const char *intern_name(struct gpulat_binding *b, const char *raw, size_t len)
-{
-	size_t n = strnlen(raw, len), i;
-	char small[256], *e;
-	const char *s;
-
-	for (i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)raw[i];
-
-		if (ch < 0x20 || ch >= 0x7f || ch == '\\')
-			break;
-	}
-	if (i == n)
-		return gpulat__strtab_intern_len(b->strs, raw, n);
-	e = gpulat_escape_buf(small, sizeof(small), raw, n, GPULAT_ESC_TEXT);
-	if (!e)
-		return NULL;
-	s = gpulat__strtab_intern(b->strs, e);
-	if (e != small)
-		free(e);
-	return s;
-}
-
-/*
  * Intern @len raw bytes of a string field (up to the first NUL), through the
  * field's cache: a way holding interned @s of length @l matches when the raw
  * bytes are @s followed by a NUL (or exactly @s when @len == @l), i.e. exactly
@@ -782,7 +749,7 @@ static const char *intern_cached(struct gpulat_binding *b, struct strcache *c,
 		if (len >= l && same_bytes(raw, c->s[i], len > l ? l + 1 : l))
 			return c->s[i];
 	}
-	s = intern_name(b, raw, len);
+	s = gpulat__strtab_intern_name(b->strs, raw, len);
 	if (!s)
 		return NULL;
 	/* an escaped name is not the raw bytes: the cache must not match it on them */
@@ -855,7 +822,7 @@ static const char *comm_of(struct gpulat_binding *b, int pid)
 	e = &b->comms[(unsigned int)pid % COMM_CACHE];
 	if (e->in == c && !strcmp(c, e->out))
 		return e->out;
-	s = intern_name(b, c, strlen(c));
+	s = gpulat__strtab_intern_name(b->strs, c, strlen(c));
 	/* only verbatim names are cached (see intern_cached()) */
 	if (s && !strcmp(s, c)) {
 		e->in = c;

@@ -31,6 +31,8 @@ void gpulat__strtab_free(struct gpulat__strtab *st);
 /* intern @len bytes of @s (need not be NUL terminated); NULL on ENOMEM */
 const char *gpulat__strtab_intern_len(struct gpulat__strtab *st, const char *s, size_t len);
 const char *gpulat__strtab_intern(struct gpulat__strtab *st, const char *s);
+/* a trace's name in its escaped display form (gpulat-escape.h) */
+const char *gpulat__strtab_intern_name(struct gpulat__strtab *st, const char *raw, size_t len);
 
 /* ---- intrusive chained hash table keyed by two u64 ------------------------ */
 

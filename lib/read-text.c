@@ -553,8 +553,9 @@ static const char *comm_of(struct gpulat_text *x, const struct lctx *c)
 	if (cc->s && cc->pid == c->pid && cc->len == c->comm_len &&
 	    !memcmp(cc->s, c->comm, c->comm_len))
 		return cc->s;
-	s = gpulat__strtab_intern_len(x->strs, c->comm, c->comm_len);
-	if (s) {
+	/* escaped as bind.c does; only verbatim names are cached by their raw bytes */
+	s = gpulat__strtab_intern_name(x->strs, c->comm, c->comm_len);
+	if (s && strlen(s) == c->comm_len && !memcmp(s, c->comm, c->comm_len)) {
 		cc->pid = c->pid;
 		cc->s = s;
 		cc->len = c->comm_len;

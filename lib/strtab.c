@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpulat-escape.h"
 #include "gpulat-int.h"
 
 struct strent {
@@ -124,4 +125,42 @@ const char *gpulat__strtab_intern(struct gpulat__strtab *st, const char *s)
 		m->out = r;
 	}
 	return r;
+}
+
+/**
+ * gpulat__strtab_intern_name - intern a name from a trace in its display form
+ * @st: the table
+ * @raw: the bytes (ring, device, timeline, driver, comm)
+ * @len: at most this many, up to the first NUL
+ *
+ * The TEXT form of gpulat-escape.h (control bytes and invalid UTF-8 as \xNN,
+ * a backslash as \\): every front end then shows one spelling, and no
+ * trace can put an escape sequence or a line break into a report, a warning
+ * or a JSON/CSV field. The escaping is one to one, so names that differ stay
+ * different (linking keys are unchanged). A caller caching by raw bytes must
+ * only cache results equal to them.
+ *
+ * Return: the interned copy, NULL on ENOMEM.
+ */
+const char *gpulat__strtab_intern_name(struct gpulat__strtab *st, const char *raw, size_t len)
+{
+	size_t n = strnlen(raw, len), i;
+	char small[256], *e;
+	const char *s;
+
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)raw[i];
+
+		if (ch < 0x20 || ch >= 0x7f || ch == '\\')
+			break;
+	}
+	if (i == n)
+		return gpulat__strtab_intern_len(st, raw, n);
+	e = gpulat_escape_buf(small, sizeof(small), raw, n, GPULAT_ESC_TEXT);
+	if (!e)
+		return NULL;
+	s = gpulat__strtab_intern(st, e);
+	if (e != small)
+		free(e);
+	return s;
 }

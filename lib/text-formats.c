@@ -440,9 +440,10 @@ static bool match(const char *f, const char *s, const char *e, const struct tfmt
 /* ------------------------------------------------------------------------ */
 /* Values -> event                                                            */
 
+/* names from the log, in their escaped display form, as bind.c interns them */
 static const char *intern(const struct gpulat__tfmt_ctx *c, const char *s, size_t n)
 {
-	return gpulat__strtab_intern_len(c->strs, s, n);
+	return gpulat__strtab_intern_name(c->strs, s, n);
 }
 
 /* "0x%llx" of a pointer, interned: the label bind.c gives a const char * ring */
