@@ -142,6 +142,7 @@ int gl_pf_job(struct gl_pf *pf, const struct gpulat_job *j)
 	uint64_t q = j->ts[GPULAT_ST_QUEUE], r = j->ts[GPULAT_ST_RUN];
 	uint64_t d = j->ts[GPULAT_ST_DONE], s = j->start_ts;
 	uint64_t begin, end, lane, sub_flow = 0, run_flow = 0;
+	bool has_wait, has_hwq, has_exec, run_slice;
 	char name[PF_NAME_LEN], lost[64];
 	struct pf_args as;
 	struct pf_ring *ring;
@@ -212,17 +213,28 @@ int gl_pf_job(struct gl_pf *pf, const struct gpulat_job *j)
 		return pf->err;
 
 	/*
-	 * Dependencies end at the slice that starts at run (hw_queue), or at the
-	 * job itself without a run stage. A job can wait for several fences: one
-	 * flow each; a slice takes one terminating id per flow, so extra flows
-	 * end at zero-length "dep" instants at the same place.
+	 * The stages, each when it lasted: a stage of 0 ns is no slice (it would
+	 * draw nothing, and a GPU-dense trace has one in most jobs: hw_queue is
+	 * 0 whenever the ring was idle at run; `make bench`, perfetto row).
+	 */
+	has_wait = q != GPULAT_NONE && r != GPULAT_NONE && r > q;
+	has_hwq = r != GPULAT_NONE && s != GPULAT_NONE && s > r;
+	has_exec = s != GPULAT_NONE && d != GPULAT_NONE && d > s;
+	/* the slice that starts at run: hw_queue, or exec when hw_queue is 0 */
+	run_slice = has_hwq || (has_exec && s == r);
+
+	/*
+	 * Dependencies end at the slice that starts at run, or at the job itself
+	 * without a run stage. A job can wait for several fences: one flow each;
+	 * a slice takes one terminating id per flow, so extra flows end at
+	 * zero-length "dep" instants at the same place.
 	 */
 	for (i = 0; i < j->n_deps; i++) {
 		uint64_t f = dep_flow(pf, j, &j->deps[i], name);
 
 		if (!f)
 			continue;
-		if (!run_flow && r != GPULAT_NONE && s != GPULAT_NONE) {
+		if (!run_flow && run_slice) {
 			run_flow = f;
 			continue;
 		}
@@ -233,14 +245,12 @@ int gl_pf_job(struct gl_pf *pf, const struct gpulat_job *j)
 			return pf->err;
 	}
 
-	if (q != GPULAT_NONE && r != GPULAT_NONE &&
-	    pf_slice(pf, lane, q, r, PN_WAIT + 1, NULL, NULL, 0) < 0)
+	if (has_wait && pf_slice(pf, lane, q, r, PN_WAIT + 1, NULL, NULL, 0) < 0)
 		return pf->err;
-	if (r != GPULAT_NONE && s != GPULAT_NONE &&
-	    pf_slice(pf, lane, r, s, PN_HW_QUEUE + 1, NULL, NULL, run_flow) < 0)
+	if (has_hwq && pf_slice(pf, lane, r, s, PN_HW_QUEUE + 1, NULL, NULL, run_flow) < 0)
 		return pf->err;
-	if (s != GPULAT_NONE && d != GPULAT_NONE &&
-	    pf_slice(pf, lane, s, d, PN_EXEC + 1, NULL, NULL, 0) < 0)
+	if (has_exec && pf_slice(pf, lane, s, d, PN_EXEC + 1, NULL, NULL,
+				 has_hwq ? 0 : run_flow) < 0)
 		return pf->err;
 	if (pf_emit_event(pf, &(struct pf_ev){ .ts = end, .track = lane, .type = PF_EV_END }) < 0)
 		return pf->err;
