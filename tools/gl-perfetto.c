@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "gl-pf-int.h"
+#include "gpulat-frames.h"
 
 /*
  * The job's name: "comm ctx:seqno" (the finished fence, 6.17+ and wherever
@@ -340,44 +341,80 @@ int gl_pf_stall(struct gl_pf *pf, const struct gpulat_stall *s)
 					       .args = &as });
 }
 
+/* the child track @name of the group @d, created on first use */
+static uint64_t mark_track(struct gl_pf *pf, struct pf_dev *d, const char *name)
+{
+	char **n;
+	uint64_t *u;
+	size_t i;
+
+	for (i = 0; i < d->nmarks; i++)
+		if (!strcmp(d->mark_names[i], name))
+			return d->mark_uuids[i];
+	n = realloc(d->mark_names, (d->nmarks + 1) * sizeof(*n));
+	if (n)
+		d->mark_names = n;
+	u = n ? realloc(d->mark_uuids, (d->nmarks + 1) * sizeof(*u)) : NULL;
+	if (!u) {
+		pf->err = -ENOMEM;
+		return 0;
+	}
+	d->mark_uuids = u;
+	n[d->nmarks] = pf_strdup(pf, name);
+	if (!n[d->nmarks])
+		return 0;
+	u[d->nmarks] = pf_new_track(pf, d->uuid, name, NULL, false);
+	return u[d->nmarks++];
+}
+
 int gl_pf_mark(struct gl_pf *pf, const struct gl_pf_mark *m)
 {
 	struct pf_args as = { .n = 0 };
 	struct pf_dev *d;
-	uint64_t track = 0;
-	size_t i;
+	uint64_t track;
 
 	if (pf->err)
 		return pf->err;
 	if (m->sz < sizeof(*m) || !m->track || !m->name)
 		return -EINVAL;
-	d = pf_dev(pf, m->file, m->dev);
-	if (!d)
-		return pf->err;
-	for (i = 0; i < d->nmarks; i++)
-		if (!strcmp(d->mark_names[i], m->track))
-			track = d->mark_uuids[i];
-	if (!track) {
-		char **n = realloc(d->mark_names, (d->nmarks + 1) * sizeof(*n));
-		uint64_t *u;
-
-		if (n)
-			d->mark_names = n;
-		u = n ? realloc(d->mark_uuids, (d->nmarks + 1) * sizeof(*u)) : NULL;
-		if (!u)
-			return pf->err = -ENOMEM;
-		d->mark_uuids = u;
-		n[d->nmarks] = pf_strdup(pf, m->track);
-		if (!n[d->nmarks])
-			return pf->err;
-		track = u[d->nmarks] = pf_new_track(pf, d->uuid, m->track, NULL, false);
-		d->nmarks++;
-		if (!track)
-			return pf->err;
-	}
+	d = m->group ? pf_group(pf, m->group) : pf_dev(pf, m->file, m->dev);
+	if (!d || !(track = mark_track(pf, d, m->track)))
+		return pf->err ? pf->err : -ENOMEM;
 	arg_u64(&as, PA_DUR, m->dur);
 	return pf_emit_event(pf, &(struct pf_ev){ .ts = m->ts, .track = track,
 					       .type = PF_EV_INSTANT, .name = m->name,
+					       .args = &as });
+}
+
+/*
+ * A late frame (lib/frames.c decides which are late and why): an instant at
+ * the vblank it was due for, on the display's CRTC, with what made it late.
+ */
+int gl_pf_late_frame(struct gl_pf *pf, const struct gpulat_late_frame *lf)
+{
+	char track[64], name[PF_NAME_LEN];
+	struct pf_args as = { .n = 0 };
+	struct pf_dev *d;
+	uint64_t t;
+
+	if (pf->err)
+		return pf->err;
+	d = pf_group(pf, "Display");
+	snprintf(track, sizeof(track), "crtc %d late frames", lf->crtc);
+	if (!d || !(t = mark_track(pf, d, track)))
+		return pf->err ? pf->err : -ENOMEM;
+	snprintf(name, sizeof(name), "late frame %s-%d", lf->comm && *lf->comm ? lf->comm : "?",
+		 lf->pid);
+	arg_int(&as, PA_PID, lf->pid);
+	arg_int(&as, PA_CRTC, lf->crtc);
+	arg_u64(&as, PA_MISSED, lf->missed);
+	arg_str(&as, PA_CAUSE, gpulat_frame_cause_name(lf->cause));
+	arg_u64(&as, PA_REQUEST_TS, lf->request_ts);
+	arg_u64(&as, PA_READY_TS, lf->ready_ts);
+	arg_u64(&as, PA_PRESENTED_TS, lf->presented_ts);
+	arg_u64(&as, PA_JOBS, lf->njobs);
+	return pf_emit_event(pf, &(struct pf_ev){ .ts = lf->deadline_ts, .track = t,
+					       .type = PF_EV_INSTANT, .name = name,
 					       .args = &as });
 }
 

@@ -49,6 +49,7 @@ void gl_pfw_abort(struct gl_pfw *w);
 /* gl-perfetto.c                                                              */
 
 struct gl_pf;
+struct gpulat_late_frame;
 
 /* the canonical ring label of the front end (the report's spelling) */
 typedef const char *(*gl_pf_label_fn)(void *data, int file, const char *dev,
@@ -70,15 +71,17 @@ struct gl_pf_opts {
 };
 
 /*
- * A marker on a device's timeline, e.g. a late frame (issue 18, the frames
- * helper): an instant at @ts on the child track @track of the GPU @dev.
+ * A marker: an instant at @ts on the child track @track of a top-level group,
+ * the GPU @dev, or with @group set that group (e.g. "Display" for the late
+ * frames of --frames, issue 18).
  */
 struct gl_pf_mark {
 	size_t		sz;		/* sizeof(struct gl_pf_mark) */
 	int		file;
 	const char	*dev;		/* "" before 6.17 */
-	const char	*track;		/* e.g. "late frames" */
-	const char	*name;		/* e.g. "late frame 16.9ms" */
+	const char	*group;		/* NULL: the GPU @dev */
+	const char	*track;		/* e.g. "crtc 0 late frames" */
+	const char	*name;		/* e.g. "late frame game-5100" */
 	uint64_t	ts;
 	uint64_t	dur;		/* an argument (GPULAT_NONE: none) */
 };
@@ -104,6 +107,9 @@ int gl_pf_event(struct gl_pf *pf, const struct gpulat_event *ev, int file,
 		const struct gpulat_job *job);
 int gl_pf_stall(struct gl_pf *pf, const struct gpulat_stall *st);
 int gl_pf_mark(struct gl_pf *pf, const struct gl_pf_mark *m);
+/* a late frame of --frames (gpulat-frames.h): an instant at its deadline vblank
+ * on "Display" / "crtc N late frames" */
+int gl_pf_late_frame(struct gl_pf *pf, const struct gpulat_late_frame *lf);
 void gl_pf_counts(const struct gl_pf *pf, struct gl_pf_counts *c);
 /*
  * @commit: rename the file into place (0 or a negative errno with @err set);

@@ -48,6 +48,13 @@ static const char * const pf_argnames[PA__COUNT] = {
 	[PA_START]	= "start_ts",
 	[PA_END]	= "end_ts",
 	[PA_DEPS]	= "deps",
+	[PA_CRTC]	= "crtc",
+	[PA_MISSED]	= "missed_vblanks",
+	[PA_CAUSE]	= "cause",
+	[PA_REQUEST_TS]	= "request_ts",
+	[PA_READY_TS]	= "ready_ts",
+	[PA_PRESENTED_TS] = "presented_ts",
+	[PA_JOBS]	= "jobs",
 };
 
 int pf_emit(struct gl_pf *pf, pf_packet *p)

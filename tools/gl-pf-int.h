@@ -37,6 +37,7 @@ enum pf_argname {
 	PA_WAIT, PA_HW_QUEUE, PA_EXEC, PA_TOTAL, PA_DEP_WAIT, PA_JOB_COUNT,
 	PA_HW_JOB_COUNT, PA_STATUS, PA_LOST, PA_QUEUE_CPU, PA_RUN_CPU, PA_DONE_CPU,
 	PA_SIGNAL_TS, PA_RING_NAME, PA_DEP, PA_DUR, PA_START, PA_END, PA_DEPS,
+	PA_CRTC, PA_MISSED, PA_CAUSE, PA_REQUEST_TS, PA_READY_TS, PA_PRESENTED_TS, PA_JOBS,
 	PA__COUNT,
 };
 
@@ -149,6 +150,7 @@ char *pf_strdup(struct gl_pf *pf, const char *s);
 const char *pf_label(struct gl_pf *pf, int file, const char *dev, const char *ring,
 		     char *buf, size_t len);
 struct pf_dev *pf_dev(struct gl_pf *pf, int file, const char *dev);
+struct pf_dev *pf_group(struct gl_pf *pf, const char *name);
 struct pf_ring *pf_ring(struct gl_pf *pf, int file, const char *dev, const char *ring,
 			const char *ring_name);
 uint64_t pf_lane(struct gl_pf *pf, struct pf_ring *r, uint64_t begin, uint64_t end);

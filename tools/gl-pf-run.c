@@ -13,6 +13,7 @@
 #include <event-parse.h>
 
 #include "gl-perfetto.h"
+#include "gpulat-frames.h"
 #include "gpulat-session.h"
 #include "gpu-latency.h"
 
@@ -139,6 +140,7 @@ int gl_pf_main(struct gl_run *r)
 	};
 	struct gl_pf_counts c;
 	char err[1024];
+	size_t i;
 	int ret;
 
 	r->pf = gl_pf_open(o->perfetto, &po, err, sizeof(err));
@@ -148,6 +150,15 @@ int gl_pf_main(struct gl_run *r)
 	}
 	if (gl_run_read(r) < 0)
 		return GL_EXIT_ERROR;	/* gl_pf_detach() drops the file */
+	/* late frames (--frames' analysis, always on): the kept ones per client */
+	for (i = 0; r->frames && i < gpulat_frames_nclients(r->frames); i++) {
+		const struct gpulat_frame_client *fc = gpulat_frames_client(r->frames, i);
+		size_t k;
+
+		for (k = 0; k < fc->nlate; k++)
+			if (gl_pf_late_frame(r->pf, gpulat_frames_late(r->frames, i, k)) < 0)
+				break;
+	}
 	gl_pf_counts(r->pf, &c);
 	ret = gl_pf_close(r->pf, true, err, sizeof(err));
 	r->pf = NULL;

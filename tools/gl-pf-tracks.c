@@ -65,6 +65,32 @@ struct pf_dev *pf_dev(struct gl_pf *pf, int file, const char *dev)
 	return d->uuid ? d : NULL;
 }
 
+/* a top-level group that is no GPU (gl_pf_mark()), e.g. "Display" */
+struct pf_dev *pf_group(struct gl_pf *pf, const char *name)
+{
+	struct pf_dev *d, *tmp;
+	size_t i;
+
+	for (i = 0; i < pf->ndevs; i++)
+		if (pf->devs[i].file == -1 && !strcmp(pf->devs[i].dev, name))
+			return &pf->devs[i];
+	tmp = realloc(pf->devs, (pf->ndevs + 1) * sizeof(*tmp));
+	if (!tmp) {
+		pf->err = -ENOMEM;
+		return NULL;
+	}
+	pf->devs = tmp;
+	d = &pf->devs[pf->ndevs];
+	memset(d, 0, sizeof(*d));
+	d->file = -1;
+	d->dev = pf_strdup(pf, name);
+	if (!d->dev)
+		return NULL;
+	pf->ndevs++;
+	d->uuid = pf_new_track(pf, 0, name, NULL, false);
+	return d->uuid ? d : NULL;
+}
+
 struct pf_ring *pf_ring(struct gl_pf *pf, int file, const char *dev, const char *ring,
 			const char *ring_name)
 {

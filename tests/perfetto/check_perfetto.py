@@ -25,6 +25,8 @@ tool's own report:
     producer's done on the producer ring's "signals" track to the waiting
     job at its run (at its queue before Linux 5.7)
   - ring depth counters: the largest value is the truth's max_depth
+  - late frames (frames-* samples): per client and CRTC as many instants as
+    the truth's late frames, with its missed vblanks
   - with TRACE-CMD: --perfetto-sched holds every sched_switch of the trace
     (as counted by `trace-cmd report`), time ordered per CPU
   - filters: --ring and --start/--end keep exactly the truth's matching jobs
@@ -366,6 +368,24 @@ def check_export(pb, data, truth, d, jobs=None):
         if tr and jobs is truth["jobs"]:
             d.eq(f"ring {key[1]} max depth", max(vals) if vals else 0, tr[0]["max_depth"])
         d.ok(all(v >= 0 for v in vals), f"ring {key[1]}: negative depth")
+
+    # late frames (--frames' analysis): one instant per late frame of each
+    # client (the first 32 are kept) on Display / "crtc N late frames"
+    fr = truth.get("frames")
+    if fr and jobs is truth["jobs"]:
+        disp = [t for t in m.tracks.values() if not t.HasField("parent_uuid")
+                and t.name == "Display"]
+        d.eq("Display tracks", len(disp), 1 if any(c["late"] for c in fr["clients"]) else 0)
+        for c in fr["clients"]:
+            tr = [t for g in disp for t in m.named_children(g.uuid, f"crtc {c['crtc']} late frames")]
+            got = [x for t in tr for x in m.instants[t.uuid]
+                   if x.name == f"late frame {c['comm']}-{c['pid']}"]
+            d.eq(f"late frames of {c['comm']}-{c['pid']} on crtc {c['crtc']}", len(got),
+                 min(c["late"], 32))
+            d.eq(f"late frames of {c['comm']}-{c['pid']}: missed vblanks",
+                 sum(x.args.get("missed_vblanks", 0) for x in got),
+                 c["missed"] if c["late"] <= 32 else sum(x.args.get("missed_vblanks", 0)
+                                                         for x in got))
     return m
 
 
