@@ -250,8 +250,8 @@ int gl_pf_job(struct gl_pf *pf, const struct gpulat_job *j)
 		return pf->err;
 	if (has_hwq && pf_slice(pf, lane, r, s, PN_HW_QUEUE + 1, NULL, NULL, run_flow) < 0)
 		return pf->err;
-	if (has_exec && pf_slice(pf, lane, s, d, PN_EXEC + 1, NULL, NULL,
-				 has_hwq ? 0 : run_flow) < 0)
+	if (has_exec &&
+	    pf_slice(pf, lane, s, d, PN_EXEC + 1, NULL, NULL, has_hwq ? 0 : run_flow) < 0)
 		return pf->err;
 	if (pf_emit_event(pf, &(struct pf_ev){ .ts = end, .track = lane, .type = PF_EV_END }) < 0)
 		return pf->err;
@@ -413,9 +413,11 @@ int gl_pf_late_frame(struct gl_pf *pf, const struct gpulat_late_frame *lf)
 	arg_u64(&as, PA_READY_TS, lf->ready_ts);
 	arg_u64(&as, PA_PRESENTED_TS, lf->presented_ts);
 	arg_u64(&as, PA_JOBS, lf->njobs);
-	return pf_emit_event(pf, &(struct pf_ev){ .ts = lf->deadline_ts, .track = t,
-					       .type = PF_EV_INSTANT, .name = name,
-					       .args = &as });
+	return pf_emit_event(pf, &(struct pf_ev){ .ts = lf->deadline_ts,
+						  .track = t,
+						  .type = PF_EV_INSTANT,
+						  .name = name,
+						  .args = &as });
 }
 
 struct gl_pf *gl_pf_open(const char *path, const struct gl_pf_opts *o, char *err, size_t errlen)

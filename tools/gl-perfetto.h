@@ -79,9 +79,9 @@ struct gl_pf_mark {
 	size_t		sz;		/* sizeof(struct gl_pf_mark) */
 	int		file;
 	const char	*dev;		/* "" before 6.17 */
-	const char	*group;		/* NULL: the GPU @dev */
-	const char	*track;		/* e.g. "crtc 0 late frames" */
-	const char	*name;		/* e.g. "late frame game-5100" */
+	const char *group; /* NULL: the GPU @dev */
+	const char *track; /* e.g. "crtc 0 late frames" */
+	const char *name; /* e.g. "late frame game-5100" */
 	uint64_t	ts;
 	uint64_t	dur;		/* an argument (GPULAT_NONE: none) */
 };
