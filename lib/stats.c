@@ -65,10 +65,23 @@ struct sweep_busy {
 	bool		any;
 };
 
+/*
+ * A process's submission cadence, for telling a stall from an idle gap or
+ * submit jitter (sweep_submit_one()): the last PACE_N intervals between its
+ * submission bursts (submissions less than min(PACE_BURST_NS, threshold /
+ * 16) apart, e.g. one frame's work on several rings, are one burst).
+ */
+#define PACE_N		8
+#define PACE_MIN	4		/* intervals needed before a pace exists */
+#define PACE_BURST_NS	1000000ULL
+
 struct sweep_gap {
 	uint64_t	last_t;
 	int		last_cpu;
 	bool		any;
+	uint64_t	iv[PACE_N];	/* ring of burst intervals */
+	unsigned int	niv;		/* valid entries (<= PACE_N) */
+	unsigned int	pos;		/* next slot */
 };
 
 struct grp {
@@ -107,6 +120,7 @@ struct gpulat_stats {
 	struct gpulat_stall	*stalls;
 	size_t			nstalls, capstalls;
 	uint64_t		stalls_total;
+	uint64_t		idle_gaps;	/* submit gaps of idle processes */
 	uint64_t		first_ts, last_ts;
 	uint64_t		newest_done;
 	uint64_t		longest;
@@ -384,18 +398,87 @@ static void sweep_busy_one(struct gpulat_stats *s, struct grp *g, const struct t
 	b->end_cpu = end_cpu;
 }
 
+static uint64_t burst_ns(const struct gpulat_stats *s)
+{
+	uint64_t b = s->o.stall_threshold_ns / 16;
+
+	return b < PACE_BURST_NS ? b : PACE_BURST_NS;
+}
+
+static void pace_add(struct sweep_gap *p, uint64_t iv)
+{
+	p->iv[p->pos] = iv;
+	p->pos = (p->pos + 1) % PACE_N;
+	if (p->niv < PACE_N)
+		p->niv++;
+}
+
+/*
+ * Classify a submission gap of a process longer than the threshold (issue
+ * 16, docs/gpu-latency.md "Stalls"). The pace is the process's last PACE_N
+ * burst intervals, lo..hi, median med:
+ *  - IDLE when the process had no steady pace before the gap: fewer than
+ *    PACE_MIN intervals, or irregular ones (hi > 2 lo): a background
+ *    client, a compositor that draws when something changes. Counted in
+ *    gpulat_stats_idle_gaps(), never listed as a stall.
+ *  - JITTER when the gap is at most 1.5 med: a 60 Hz client whose frames
+ *    come 16.4-17.0 ms apart does not stall at 16.9 ms, nor a steady
+ *    30 Hz client at every frame. Not reported.
+ *  - a STALL otherwise: the process was submitting steadily and missed at
+ *    least half a period more (a 60 Hz client: a gap over 25 ms).
+ * Every interval but a stall's enters the pace, so one stall does not hide
+ * the next, and a sporadic client stays irregular.
+ */
+enum gap_kind { GAP_IDLE, GAP_JITTER, GAP_STALL };
+
+static enum gap_kind classify_gap(const struct sweep_gap *p, uint64_t gap)
+{
+	uint64_t v[PACE_N], x;
+	unsigned int i, k;
+
+	if (p->niv < PACE_MIN)
+		return GAP_IDLE;
+	/* insertion sort of at most 8 values */
+	for (i = 0; i < p->niv; i++) {
+		x = p->iv[i];
+		for (k = i; k > 0 && v[k - 1] > x; k--)
+			v[k] = v[k - 1];
+		v[k] = x;
+	}
+	if (v[p->niv - 1] > 2 * v[0])
+		return GAP_IDLE;
+	/* the lower median for an even count */
+	x = v[(p->niv - 1) / 2];
+	return gap <= x + x / 2 ? GAP_JITTER : GAP_STALL;
+}
+
 static void sweep_submit_one(struct gpulat_stats *s, struct grp *g, const struct tev *e)
 {
 	struct sweep_gap *p = &g->sg;
+	uint64_t gap = p->any && e->t > p->last_t ? e->t - p->last_t : 0;
 
-	if (p->any && e->t > p->last_t && e->t - p->last_t > s->o.stall_threshold_ns) {
+	if (gap > s->o.stall_threshold_ns) {
 		struct gpulat_stall st = {
 			.kind = GPULAT_STALL_SUBMIT_GAP, .dev = NULL, .ring = NULL,
 			.pid = g->g.pid, .comm = g->g.comm, .start_ts = p->last_t, .end_ts = e->t,
 			.start_cpu = p->last_cpu, .end_cpu = (int)e->a,
 		};
 
-		add_stall(s, &st);
+		switch (classify_gap(p, gap)) {
+		case GAP_IDLE:
+			s->idle_gaps++;
+			g->g.idle_gaps++;
+			pace_add(p, gap);
+			break;
+		case GAP_JITTER:
+			pace_add(p, gap);
+			break;
+		case GAP_STALL:
+			add_stall(s, &st);
+			break;
+		}
+	} else if (gap >= burst_ns(s)) {
+		pace_add(p, gap);
 	}
 	if (!p->any || e->t > p->last_t) {
 		p->last_t = e->t;
@@ -1024,6 +1107,15 @@ size_t gpulat_stats_nstalls(const struct gpulat_stats *s)
 uint64_t gpulat_stats_stalls_total(const struct gpulat_stats *s)
 {
 	return s->stalls_total;
+}
+
+/**
+ * gpulat_stats_idle_gaps - submit gaps longer than the threshold of
+ * processes that had no steady pace before them (not stalls)
+ */
+uint64_t gpulat_stats_idle_gaps(const struct gpulat_stats *s)
+{
+	return s->idle_gaps;
 }
 
 /**

@@ -90,6 +90,7 @@ static struct json_object *json_group(const struct gl_run *r, const struct gpula
 		break;
 	case GPULAT_G_PROCESS:
 		add(o, "pid", json_object_new_int(g->pid));
+		add(o, "idle_gaps", json_object_new_uint64(g->idle_gaps));
 		add(o, "comm", j_str(g->comm));
 		break;
 	case GPULAT_G_CLIENT:
@@ -259,6 +260,8 @@ struct json_object *gl_json_run(const struct gl_run *r)
 	add(o, "stalls", a);
 	/* all stalls; "stalls" lists the longest 4096 of them in time order */
 	add(o, "stalls_total", json_object_new_uint64(gpulat_stats_stalls_total(r->stats)));
+	/* submit gaps of processes without a steady pace: idleness, not stalls */
+	add(o, "idle_gaps_total", json_object_new_uint64(gpulat_stats_idle_gaps(r->stats)));
 
 	a = json_object_new_array();
 	for (i = 0; i < gpulat_session_nkept(r->session); i++)

@@ -398,6 +398,16 @@ int gl_cmp_stall(const void *a, const void *b)
 	return x->start_ts < y->start_ts ? -1 : x->start_ts > y->start_ts;
 }
 
+/* submit gaps that were idleness (lib/stats.c classify_gap), one line when any */
+static void print_idle_gaps(const struct gl_run *r, FILE *out)
+{
+	uint64_t n = gpulat_stats_idle_gaps(r->stats);
+
+	if (n)
+		fprintf(out, "  and %llu idle gap%s of processes that were not submitting at a "
+			"steady pace (not stalls)\n", (unsigned long long)n, n == 1 ? "" : "s");
+}
+
 static int print_stalls(const struct gl_run *r, FILE *out)
 {
 	static const char * const h[] = {
@@ -412,6 +422,7 @@ static int print_stalls(const struct gl_run *r, FILE *out)
 	gl_fmt_dur(thr, sizeof(thr), r->stall_threshold_ns);
 	if (!n) {
 		fprintf(out, "\nStalls longer than %s: none\n", thr);
+		print_idle_gaps(r, out);
 		return 0;
 	}
 	v = calloc(n, sizeof(*v));
@@ -442,6 +453,7 @@ static int print_stalls(const struct gl_run *r, FILE *out)
 	ret = gl_table_print(&t, out, "  ");
 	gl_table_free(&t);
 	free(v);
+	print_idle_gaps(r, out);
 	return ret;
 }
 

@@ -472,6 +472,7 @@ struct gpulat_group {
 	int		file;		/* rings: gpulat_job.file (several traces) */
 	const char	*ring_name;	/* rings: the same as @ring (after finish) */
 	const char	*ring_ptr;	/* rings: gpulat_job.ring_ptr (<= 5.18), or NULL */
+	uint64_t	idle_gaps;	/* processes: gaps that were idleness, not stalls */
 };
 
 /* A job kept for the worst-jobs list (a copy that outlives the callback). */
@@ -543,6 +544,8 @@ const struct gpulat_worst *gpulat_stats_worst(const struct gpulat_stats *s, size
 size_t gpulat_stats_nstalls(const struct gpulat_stats *s);
 /* stalls found, including those beyond the 4096 longest kept */
 uint64_t gpulat_stats_stalls_total(const struct gpulat_stats *s);
+/* submit gaps > threshold of processes without a steady pace before (not stalls) */
+uint64_t gpulat_stats_idle_gaps(const struct gpulat_stats *s);
 const struct gpulat_stall *gpulat_stats_stall(const struct gpulat_stats *s, size_t i);
 size_t gpulat_stats_ndepwaits(const struct gpulat_stats *s);
 const struct gpulat_depwait *gpulat_stats_depwait(const struct gpulat_stats *s, size_t i);

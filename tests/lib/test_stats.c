@@ -111,17 +111,17 @@ static void test_busy_depth_out_of_order(void **state)
 	assert_int_equal(gpulat_stats_ngroups(s, GPULAT_G_DEVICE), 1);
 	assert_int_equal(gpulat_stats_group(s, GPULAT_G_DEVICE, 0)->busy_ns, 40 + 98);
 
-	/* stalls > 100 ns: gfx idle 40 -> 200, pid 1 submits 1 -> 500, pid 2 2 -> 300 */
-	assert_int_equal(gpulat_stats_nstalls(s), 3);
-	assert_int_equal(gpulat_stats_stall(s, 0)->kind, GPULAT_STALL_SUBMIT_GAP);
-	assert_int_equal(gpulat_stats_stall(s, 0)->start_ts, 1);
-	assert_int_equal(gpulat_stats_stall(s, 0)->end_ts, 500);
-	assert_int_equal(gpulat_stats_stall(s, 1)->start_ts, 2);
-	assert_int_equal(gpulat_stats_stall(s, 1)->end_ts, 300);
-	assert_int_equal(gpulat_stats_stall(s, 2)->kind, GPULAT_STALL_RING_IDLE);
-	assert_int_equal(gpulat_stats_stall(s, 2)->start_ts, 40);
-	assert_int_equal(gpulat_stats_stall(s, 2)->end_ts, 200);
-	assert_string_equal(gpulat_stats_stall(s, 2)->ring, "gfx");
+	/*
+	 * gaps > 100 ns: gfx idle 40 -> 200 is a stall; pid 1 submits 1 -> 500
+	 * and pid 2 2 -> 300 with no steady pace before: idle gaps, not stalls
+	 */
+	assert_int_equal(gpulat_stats_nstalls(s), 1);
+	assert_int_equal(gpulat_stats_stall(s, 0)->kind, GPULAT_STALL_RING_IDLE);
+	assert_int_equal(gpulat_stats_stall(s, 0)->start_ts, 40);
+	assert_int_equal(gpulat_stats_stall(s, 0)->end_ts, 200);
+	assert_string_equal(gpulat_stats_stall(s, 0)->ring, "gfx");
+	assert_int_equal(gpulat_stats_idle_gaps(s), 2);
+	assert_int_equal(gpulat_stats_group(s, GPULAT_G_PROCESS, 0)->idle_gaps, 1);
 
 	/* worst by total: 208 (job 2), then 100 (comp), 39, 20 */
 	assert_int_equal(gpulat_stats_nworst(s), 4);
@@ -252,6 +252,52 @@ static uint64_t brute_busy(const struct gpulat_job *j, size_t n, uint64_t thr, s
 }
 
 /*
+ * The submit-gap rule of lib/stats.c (docs/gpu-latency.md "Stalls") written
+ * out plainly over one process's jobs sorted by queue time: the pace is the
+ * last 8 intervals of at least min(1 ms, @thr / 16) (every one but a
+ * stall's); a gap over
+ * @thr is idle without 4 of them or when the longest is over twice the
+ * shortest, jitter when at most 1.5 x their (lower) median, else a stall.
+ * Return: the stalls; @idle (may be NULL) gets the idle gaps, @out (may be
+ * NULL) each stall's gap.
+ */
+static size_t ref_submit_stalls(const struct gpulat_job *j, size_t n, uint64_t thr,
+				size_t *idle, uint64_t *out)
+{
+	uint64_t pace[8];
+	size_t i, k, np = 0, stalls = 0, idles = 0;
+
+	for (i = 1; i < n; i++) {
+		uint64_t gap = j[i].ts[GPULAT_ST_QUEUE] - j[i - 1].ts[GPULAT_ST_QUEUE];
+		uint64_t lo = UINT64_MAX, hi = 0, sorted[8], med = 0;
+		size_t m = np < 8 ? np : 8;
+
+		for (k = 0; k < m; k++) {
+			lo = pace[k] < lo ? pace[k] : lo;
+			hi = pace[k] > hi ? pace[k] : hi;
+			sorted[k] = pace[k];
+		}
+		if (m) {
+			qsort(sorted, m, sizeof(*sorted), cmp_u64);
+			med = sorted[(m - 1) / 2];
+		}
+		if (gap > thr && m >= 4 && hi <= 2 * lo && gap > med + med / 2) {
+			if (out)
+				out[stalls] = gap;
+			stalls++;
+			continue;
+		}
+		if (gap > thr && (m < 4 || hi > 2 * lo))
+			idles++;
+		if (gap > thr || gap >= (thr / 16 < 1000000 ? thr / 16 : 1000000))
+			pace[np++ % 8] = gap;
+	}
+	if (idle)
+		*idle = idles;
+	return stalls;
+}
+
+/*
  * 3000 jobs of one process on one ring (overlapping: depth and busy merges),
  * every 7th incomplete, fed in three orders: done order with a little jitter
  * and a few jobs 200 places late (the reorder queue's fallback heap), fully
@@ -272,16 +318,21 @@ static void test_reorder_brute(void **state)
 	assert_non_null(j);
 	assert_non_null(f);
 	for (i = 0; i < n; i++) {
-		uint64_t q = t, start = q + rnd() % 300, d = start + 1 + rnd() % 400;
+		uint64_t q = t, start = q + rnd() % 3000, d = start + 1 + rnd() % 4000;
 
-		t += 1 + rnd() % (i % 50 ? 150 : 2000);	/* sometimes idle */
+		/*
+		 * a steady 2 us cadence (+-50 ns), every 50th gap a 5-40 us
+		 * stall: the whole run (~7 ms) stays within the reorder
+		 * queues' watermark even when shuffled
+		 */
+		t += 1950 + rnd() % 100 + (i % 50 ? 0 : 5000 + rnd() % 35000);
 		j[i] = mkjob(i, "gfx", 1, q, start, start, i % 7 == 3 ? NONE : d);
 	}
 	end = t + 10000;
 	brute_depth(j, n, end, &maxd, &area);
-	busy = brute_busy(j, n, 500, &gaps);
-	for (sgaps = 0, i = 1; i < n; i++)
-		sgaps += j[i].ts[GPULAT_ST_QUEUE] - j[i - 1].ts[GPULAT_ST_QUEUE] > 500;
+	busy = brute_busy(j, n, 3000, &gaps);
+	sgaps = ref_submit_stalls(j, n, 3000, NULL, NULL);
+	assert_true(sgaps >= n / 50 - 2);	/* the injected stalls are there */
 
 	for (mode = 0; mode < 3; mode++) {
 		struct gpulat_stats *s;
@@ -305,7 +356,7 @@ static void test_reorder_brute(void **state)
 			f[k] = tmp;
 		}
 		gpulat_stats_opts_init(&o);
-		o.stall_threshold_ns = 500;
+		o.stall_threshold_ns = 3000;
 		s = gpulat_stats_new(&o);
 		assert_non_null(s);
 		for (i = 0; i < n; i++)
@@ -393,10 +444,11 @@ static void test_stalls_longest_kept(void **state)
 {
 	enum { JOBS = 6000 };
 	static uint64_t gaps[2 * JOBS];
+	static struct gpulat_job jobs[JOBS];
 	struct gpulat_stats_opts o;
 	struct gpulat_stats *s;
 	uint64_t t = 1000, prev_q = 0, prev_d = 0, cut, seed = 7;
-	size_t i, n = 0, kept, above = 0, kept_above = 0;
+	size_t i, n = 0, kept, above = 0, kept_above = 0, idle = 0, stalls;
 
 	(void)state;
 	gpulat_stats_opts_init(&o);
@@ -408,10 +460,11 @@ static void test_stalls_longest_kept(void **state)
 		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		t += 200 + (seed >> 33) % 100000;	/* idle gap before the job */
 		j = mkjob(i, "gfx", 1, t, t, t, t + 10);
+		jobs[i] = j;
 		assert_int_equal(gpulat_stats_add(s, &j), 0);
 		if (i) {
 			gaps[n++] = t - prev_d;		/* ring idle: done -> start */
-			gaps[n++] = t - prev_q;		/* submit gap: queue -> queue */
+			(void)prev_q;
 		}
 		prev_q = t;
 		prev_d = t + 10;
@@ -420,7 +473,12 @@ static void test_stalls_longest_kept(void **state)
 	gpulat_stats_set_span(s, 0, t);
 	gpulat_stats_finish(s);
 
+	/* submit gaps: the irregular ones are idle, the rest classified as the rule says */
+	stalls = ref_submit_stalls(jobs, JOBS, 100, &idle, gaps + n);
+	assert_true(idle > JOBS / 2);
+	n += stalls;
 	assert_int_equal(gpulat_stats_stalls_total(s), n);
+	assert_int_equal(gpulat_stats_idle_gaps(s), idle);
 	kept = gpulat_stats_nstalls(s);
 	assert_true(kept > 0 && kept < n);
 	qsort(gaps, n, sizeof(*gaps), cmp_u64_desc);
@@ -437,6 +495,85 @@ static void test_stalls_longest_kept(void **state)
 	}
 	/* every stall longer than the shortest kept one is kept */
 	assert_int_equal(kept_above, above);
+	gpulat_stats_free(s);
+}
+
+/*
+ * The submit-gap rule on a desktop-like schedule, with the answer known from
+ * the schedule itself: a 60 Hz client with +-300 us jitter that misses one
+ * frame, a 120 Hz client submitting bursts of three jobs that pauses 30 ms
+ * once, and a compositor that draws only now and then.
+ */
+static void test_submit_pace(void **state)
+{
+	const uint64_t frame = 16666667, ms = 1000000;
+	static const uint64_t comp[] = { 5, 80, 90, 400, 410, 1000 };	/* ms */
+	struct gpulat_stats_opts o;
+	struct gpulat_stats *s;
+	struct gpulat_job j;
+	uint64_t t, seq = 0, miss_at = 0, pause_at = 0;
+	size_t i, k, stalls = 0;
+
+	(void)state;
+	gpulat_stats_opts_init(&o);	/* threshold: one 60 Hz frame */
+	s = gpulat_stats_new(&o);
+	/* pid 1: frame i at i * frame +-300 us; frame 60 never comes */
+	for (i = 0; i < 120; i++) {
+		t = 10 * ms + i * frame + (rnd() % 600000) - 300000;
+		if (i == 60)
+			continue;
+		if (i == 61)
+			miss_at = t;
+		j = mkjob(seq++, "gfx", 1, t, t + 1000, t + 1000, t + ms);
+		assert_int_equal(gpulat_stats_add(s, &j), 0);
+	}
+	/* pid 2: three jobs 100 us apart every 8.33 ms, one 30 ms pause */
+	for (i = 0, t = 11 * ms; i < 200; i++) {
+		for (k = 0; k < 3; k++) {
+			j = mkjob(seq++, "comp", 2, t + k * 100000, t + k * 100000 + 1000,
+				  t + k * 100000 + 1000, t + k * 100000 + 50000);
+			assert_int_equal(gpulat_stats_add(s, &j), 0);
+		}
+		t += i == 100 ? 30 * ms : frame / 2;
+		if (i == 100)
+			pause_at = t;
+	}
+	/* pid 3: a compositor drawing when something changed */
+	for (i = 0; i < sizeof(comp) / sizeof(comp[0]); i++) {
+		t = comp[i] * ms;
+		j = mkjob(seq++, "sdma0", 3, t, t + 1000, t + 1000, t + 2000);
+		assert_int_equal(gpulat_stats_add(s, &j), 0);
+	}
+	gpulat_stats_set_span(s, 0, 2100 * ms);
+	gpulat_stats_finish(s);
+
+	for (i = 0; i < gpulat_stats_nstalls(s); i++) {
+		const struct gpulat_stall *st = gpulat_stats_stall(s, i);
+
+		if (st->kind != GPULAT_STALL_SUBMIT_GAP)
+			continue;
+		stalls++;
+		/* only the missed frame and the pause; never a jitter gap */
+		if (st->pid == 1)
+			assert_int_equal(st->end_ts, miss_at);
+		else if (st->pid == 2)
+			assert_int_equal(st->end_ts, pause_at);
+		else
+			fail_msg("pid %d: a gap of an idle compositor listed as a stall", st->pid);
+	}
+	assert_int_equal(stalls, 2);
+	for (i = 0, k = 0; i < gpulat_stats_ngroups(s, GPULAT_G_PROCESS); i++) {
+		const struct gpulat_group *g = gpulat_stats_group(s, GPULAT_G_PROCESS, i);
+
+		k += g->idle_gaps;
+		if (g->pid == 3)	/* 75 ms (no pace yet), 310 ms (2 intervals), */
+			assert_int_equal(g->idle_gaps, 3);	/* 590 ms (irregular) */
+		else if (g->pid == 2)
+			assert_int_equal(g->idle_gaps, 0);
+		else	/* a late frame before the pace exists: only the first 4 gaps */
+			assert_true(g->idle_gaps <= 4);
+	}
+	assert_int_equal(gpulat_stats_idle_gaps(s), k);
 	gpulat_stats_free(s);
 }
 
@@ -499,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_streaming),
 		cmocka_unit_test(test_amdgpu_only),
 		cmocka_unit_test(test_stalls_longest_kept),
+		cmocka_unit_test(test_submit_pace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
