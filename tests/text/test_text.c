@@ -37,6 +37,8 @@ struct got {
 	char			err[512];
 	int			ret;
 	struct gpulat_text	*x;
+	/* kept until done(): the jobs' strings are interned by the tracker */
+	struct gpulat_tracker	*t;
 };
 
 static void on_job(const struct gpulat_job *job, void *data)
@@ -98,7 +100,10 @@ static int run(struct got *g, const char *text)
 	assert_non_null(t);
 	g->ret = gpulat_text_run(g->x, t, on_event, g, g->err, sizeof(g->err));
 	gpulat_text_info(g->x, &g->info);
-	gpulat_tracker_free(t);
+	if (g->ret < 0)
+		gpulat_tracker_free(t);	/* nothing to look at; test_errors runs again */
+	else
+		g->t = t;
 	close(fd);
 	return g->ret;
 }
@@ -107,6 +112,9 @@ static void done(struct got *g)
 {
 	gpulat_text_close(g->x);
 	g->x = NULL;
+	if (g->t)
+		gpulat_tracker_free(g->t);
+	g->t = NULL;
 }
 
 #define US(s, us)	((uint64_t)(s) * 1000000000ULL + (uint64_t)(us) * 1000ULL)
