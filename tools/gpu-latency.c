@@ -26,12 +26,14 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-"usage: trace-cmd gpu-latency [OPTIONS] [trace.dat ...]\n"
-"       trace-cmd-gpu-latency [OPTIONS] [trace.dat ...]\n"
+"usage: trace-cmd gpu-latency [OPTIONS] [trace.dat ... | LOG | -]\n"
+"       trace-cmd-gpu-latency [OPTIONS] [trace.dat ... | LOG | -]\n"
 "\n"
 "GPU job latency report: per ring, process and client; percentiles, worst jobs\n"
 "with timestamps and CPUs, dependency waits, stalls, incomplete jobs.\n"
 "Reads trace.dat when no file is given; several files are merged in time.\n"
+"A text log (tracefs trace / trace_pipe, trace-cmd report output) is read\n"
+"too, also grep-filtered; - reads it from standard input.\n"
 "\n"
 "Output:\n"
 "  --json              the report as JSON (stable field names, see the man page)\n"
