@@ -22,6 +22,10 @@
 #   GST_KEEP_WORK=1     keep the temporary work directory (for debugging)
 #   GST_MOCK_EXTRA      extra mock_gpu module parameters (appended)
 #   GST_SEED            seed= for mock_gpu (default 1)
+#   GST_TEXT=1          record with trace-cmd start/extract and save the tracefs
+#                       text of the same recording beside OUT.dat: OUT.trace.txt
+#                       (default layout), OUT.trace-noirq.txt (no irq-info),
+#                       OUT.trace-latency.txt (latency-format), OUT.stats.txt
 #   GST_WATCH_BIN       trace-cmd-gpu-latency for the watch scenario
 #   GST_WATCH_ARGS      its options (default: --interval 1 --explain --fail-if max.total>50ms)
 #
@@ -313,6 +317,7 @@ SCENARIO='$SCENARIO'
 MOCK_ARGS='$MOCK_ARGS'
 TRACE_EVENTS='$TRACE_EVENTS'
 WATCH_ARGS='$WATCH_ARGS'
+TEXT='${GST_TEXT:-0}'
 EOF
 (cd "$IR" && find . | cpio -o -H newc --quiet | gzip -1 > "$WORK/initrd.gz") ||
 	die "cpio/gzip of the initramfs failed"
@@ -362,6 +367,14 @@ fi
 grep -q 'rmmod mock_gpu exited with 0' "$WORK/result/guest.log" ||
 	echo "$PROG: warning: rmmod mock_gpu failed in the guest (trace is fine)" >&2
 cp "$WORK/result/trace.dat" "$OUT_ABS"
+# GST_TEXT=1: the tracefs text of the same recording beside it
+if [ "${GST_TEXT:-0}" = 1 ]; then
+	[ -s "$WORK/result/trace.txt" ] || die "guest returned no tracefs text"
+	for v in trace trace-noirq trace-latency; do
+		cp "$WORK/result/$v.txt" "${OUT_ABS%.dat}.$v.txt"
+	done
+	cp "$WORK/result/stats.txt" "${OUT_ABS%.dat}.stats.txt"
+fi
 
 step "check trace"
 n=$(trace-cmd report "$OUT_ABS" 2>/dev/null | grep -c 'drm_sched_job:' || true)

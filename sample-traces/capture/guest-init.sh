@@ -110,6 +110,43 @@ if [ "$SCENARIO" = watch ]; then
 	watch_run
 	finish
 fi
+# text scenario variant (GST_TEXT=1): the same recording twice, as the
+# tracefs `trace` text (read first: reading it consumes nothing) and as the
+# trace.dat that `trace-cmd extract` then takes out of the same buffers
+if [ "${TEXT:-0}" = 1 ]; then
+	T=/sys/kernel/tracing
+	# shellcheck disable=SC2086
+	trace-cmd start -b 4096 $TRACE_EVENTS > $OUT/record.log 2>&1 ||
+		{ fail "trace-cmd start"; finish; }
+	log "trace-cmd start done"
+	# shellcheck disable=SC2086
+	insmod /lib/modules/mock_gpu.ko $MOCK_ARGS || { fail "insmod mock_gpu $MOCK_ARGS"; }
+	i=0
+	while [ "$STATUS" = ok ] &&
+	      [ "$(cat /sys/module/mock_gpu/parameters/finished)" != 1 ]; do
+		sleep 0.2
+		i=$((i + 1))
+		[ $i -gt "${SCENARIO_TIMEOUT:-1500}" ] && { fail "scenario did not finish"; break; }
+	done
+	sleep 0.3
+	echo 0 > $T/tracing_on
+	log "scenario finished, tracing stopped"
+	cat $T/trace > $OUT/trace.txt
+	echo 0 > $T/options/irq-info
+	cat $T/trace > $OUT/trace-noirq.txt
+	echo 1 > $T/options/irq-info
+	echo 1 > $T/options/latency-format
+	cat $T/trace > $OUT/trace-latency.txt
+	echo 0 > $T/options/latency-format
+	cat $T/per_cpu/cpu*/stats > $OUT/stats.txt
+	trace-cmd extract -o /tmp/trace.dat >> $OUT/record.log 2>&1 ||
+		fail "trace-cmd extract"
+	log "trace-cmd extract exited"
+	[ -s /tmp/trace.dat ] && mv /tmp/trace.dat $OUT/trace.dat
+	rmmod mock_gpu 2>/dev/null && log "rmmod mock_gpu exited with 0"
+	finish
+fi
+
 # shellcheck disable=SC2086
 trace-cmd record -o /tmp/trace.dat -b 4096 $TRACE_EVENTS > $OUT/record.log 2>&1 &
 TPID=$!
