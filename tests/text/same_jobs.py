@@ -7,6 +7,8 @@ binary path of the same recording: `TOOL --json --jobs TRACE.dat` and the
 same over TEXT must give the same jobs (ring, id or fence, pid, comm, status)
 and stage timestamps within --tol ns (the text's resolution).
 
+--relative: TEXT is latency-format (microseconds since the buffer started):
+times are compared after removing the offset of the first job's queue.
 --grep COMM: TEXT is a grep for COMM's lines only; the text path must give
 exactly COMM's jobs (queue stage within --tol) and say that the run and done
 stages are not in the log. --stdin: feed TEXT on standard input ("-").
@@ -33,7 +35,10 @@ def key(j):
 
 def main():
     argv = sys.argv[1:]
-    tol, comm, use_stdin = 0, None, False
+    tol, comm, use_stdin, relative = 0, None, False, False
+    if '--relative' in argv:
+        argv.remove('--relative')
+        relative = True
     if '--tol' in argv:
         i = argv.index('--tol')
         tol = int(argv[i + 1])
@@ -66,15 +71,22 @@ def main():
             bad.append('missing_stages %s lacks run/done' % missing)
     else:
         want = bjobs
-        for f in ('gpu_events', 'events', 'lost_events'):
+        for f in ('gpu_events', 'events', 'lost_events'):  # noqa: E501
             if b['counts'][f] != t['counts'][f]:
                 bad.append('counts.%s: binary %s, text %s' % (f, b['counts'][f],
                                                                 t['counts'][f]))
     if set(want) != set(tjobs):
         bad.append('jobs differ: %d only binary, %d only text (of %d / %d)' % (
             len(set(want) - set(tjobs)), len(set(tjobs) - set(want)), len(want), len(tjobs)))
+    off = 0
+    common = sorted(set(want) & set(tjobs), key=lambda k: want[k]['queue_ts'] or 0)
+    if relative and common:
+        off = want[common[0]]['queue_ts'] - tjobs[common[0]]['queue_ts']
     for k in sorted(set(want) & set(tjobs), key=str):
-        bj, tj = want[k], tjobs[k]
+        bj, tj = want[k], dict(tjobs[k])
+        for s in ('queue', 'run', 'done', 'signal'):
+            if tj[s + '_ts'] is not None:
+                tj[s + '_ts'] += off
         for f in ('pid', 'comm', 'ring', 'dev') + (() if comm else ('status',)):
             if bj[f] != tj[f]:
                 bad.append('job %s %s: binary %s, text %s' % (k, f, bj[f], tj[f]))
