@@ -62,6 +62,8 @@ void gl_textlog_header(const struct gl_run *r, FILE *out)
 		in.hashed ? ", hashed pointers" : "", gpulat_text_resolution(in.resolution_ns,
 									  res, sizeof(res)),
 		in.raw_clock ? " (raw clock counter, not seconds)" : "");
+	if (in.layout == GPULAT_TEXT_LATENCY)
+		fprintf(out, ", counted from the buffer's start");
 	if (in.era_guessed)
 		fprintf(out, "; era guessed (queue events only)");
 	fputc('\n', out);
