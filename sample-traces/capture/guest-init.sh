@@ -65,6 +65,20 @@ done
 
 cd /tmp || { fail "no /tmp"; finish; }
 
+# load mock_gpu with the scenario and wait until it reports that it finished
+run_scenario()
+{
+	# shellcheck disable=SC2086
+	insmod /lib/modules/mock_gpu.ko $MOCK_ARGS || { fail "insmod mock_gpu $MOCK_ARGS"; }
+	i=0
+	while [ "$STATUS" = ok ] &&
+	      [ "$(cat /sys/module/mock_gpu/parameters/finished)" != 1 ]; do
+		sleep 0.2
+		i=$((i + 1))
+		[ $i -gt "${SCENARIO_TIMEOUT:-1500}" ] && { fail "scenario did not finish"; break; }
+	done
+}
+
 # watch scenario: trace-cmd gpu-latency --watch in its own tracefs instance
 # instead of trace-cmd record; the trace it saves at the alert comes back
 watch_run()
@@ -87,15 +101,7 @@ watch_run()
 	done
 	ls $T/instances > $OUT/instances-during.txt
 	log "watch running (pid $WPID)"
-	# shellcheck disable=SC2086
-	insmod /lib/modules/mock_gpu.ko $MOCK_ARGS || { fail "insmod mock_gpu $MOCK_ARGS"; }
-	i=0
-	while [ "$STATUS" = ok ] &&
-	      [ "$(cat /sys/module/mock_gpu/parameters/finished)" != 1 ]; do
-		sleep 0.2
-		i=$((i + 1))
-		[ $i -gt "${SCENARIO_TIMEOUT:-1500}" ] && { fail "scenario did not finish"; break; }
-	done
+	run_scenario
 	sleep 2.5
 	kill -INT $WPID
 	wait $WPID
@@ -119,15 +125,7 @@ if [ "${TEXT:-0}" = 1 ]; then
 	trace-cmd start -b 4096 $TRACE_EVENTS > $OUT/record.log 2>&1 ||
 		{ fail "trace-cmd start"; finish; }
 	log "trace-cmd start done"
-	# shellcheck disable=SC2086
-	insmod /lib/modules/mock_gpu.ko $MOCK_ARGS || { fail "insmod mock_gpu $MOCK_ARGS"; }
-	i=0
-	while [ "$STATUS" = ok ] &&
-	      [ "$(cat /sys/module/mock_gpu/parameters/finished)" != 1 ]; do
-		sleep 0.2
-		i=$((i + 1))
-		[ $i -gt "${SCENARIO_TIMEOUT:-1500}" ] && { fail "scenario did not finish"; break; }
-	done
+	run_scenario
 	sleep 0.3
 	echo 0 > $T/tracing_on
 	log "scenario finished, tracing stopped"
