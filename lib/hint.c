@@ -49,6 +49,21 @@ const char *gpulat_record_line(enum gpulat_era era)
 }
 
 /**
+ * gpulat_record_frames - what to add to a record line for frames (--frames)
+ *
+ * The drm core's vblank events (every era since 4.15 has `time`) and the
+ * monotonic trace clock, so that `time` (CLOCK_MONOTONIC) and the record
+ * timestamps are one clock domain.
+ *
+ * Return: a static string of trace-cmd record options.
+ */
+const char *gpulat_record_frames(void)
+{
+	return "-C mono -e drm:drm_vblank_event -e drm:drm_vblank_event_queued"
+	       " -e drm:drm_vblank_event_delivered";
+}
+
+/**
  * gpulat_era_kernels - the kernels an era stands for, for humans
  * @era: the era
  *
@@ -98,5 +113,9 @@ size_t gpulat_record_hint(char *buf, size_t len)
 		if (w > 0)
 			off += (size_t)w;
 	}
+	w = snprintf(off < len ? buf + off : NULL, off < len ? len - off : 0,
+		     "    %-17sadd %s\n", "frames:", gpulat_record_frames());
+	if (w > 0)
+		off += (size_t)w;
 	return off;
 }

@@ -68,6 +68,8 @@ typedef void (*gpulat_msg_fn)(enum gpulat_msg_level level, const char *text, voi
  * place these lines exist (errors, --help, README and man page use it).
  */
 const char *gpulat_record_line(enum gpulat_era era);
+/* the options to add to a record line for --frames (drm vblank events, -C mono) */
+const char *gpulat_record_frames(void);
 /* "6.17+", "5.7-6.16", "4.16-5.6", "any era": the kernels @era stands for */
 const char *gpulat_era_kernels(enum gpulat_era era);
 /*
