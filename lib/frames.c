@@ -24,6 +24,10 @@
 #define PROC_WIN	256	/* per-vblank GPU time sums kept per process */
 #define FRAME_JOBS	8	/* jobs remembered per open frame */
 #define GAP_SCAN	8	/* counts looked back to extrapolate a missing vblank */
+/* bounds for damaged input (linear lookups): more are ignored, counted */
+#define MAX_CRTCS	64
+#define MAX_CLIENTS	4096
+#define MAX_PROCS	4096
 
 struct vbl {
 	uint64_t	seq;		/* GPULAT_NONE: empty slot */
@@ -98,6 +102,8 @@ struct gpulat_frames {
 	size_t		nprocs;
 	struct proc	*last_proc;
 	bool		seen_queue;	/* QUEUE events exist: AMD_CS is not counted */
+	bool		full;		/* the last get_*() / find_proc() hit a bound */
+	uint64_t	ignored;	/* events of CRTCs, clients, processes beyond them */
 	bool		finished;
 };
 
@@ -189,9 +195,15 @@ static struct crtc *get_crtc(struct gpulat_frames *f, int file, int crtc)
 	struct crtc *c;
 	size_t i;
 
+	f->full = false;
 	for (i = 0; i < f->ncrtcs; i++)
 		if (f->crtcs[i]->r.file == file && f->crtcs[i]->r.crtc == crtc)
 			return f->crtcs[i];
+	if (f->ncrtcs >= MAX_CRTCS) {
+		f->full = true;
+		f->ignored++;
+		return NULL;
+	}
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
@@ -262,7 +274,7 @@ static int on_vblank(struct gpulat_frames *f, const struct gpulat_event *ev)
 	int ret;
 
 	if (!c)
-		return -ENOMEM;
+		return f->full ? 0 : -ENOMEM;
 	/* the hardware time when the trace clock is CLOCK_MONOTONIC, like `time` */
 	if (f->o.use_vbl_time && (ev->flags & GPULAT_EVF_VBL_TIME) && ev->vbl_time >= 0) {
 		t = (uint64_t)ev->vbl_time;
@@ -326,6 +338,7 @@ static struct proc *find_proc(struct gpulat_frames *f, int file, int pid, bool c
 	struct proc *p = f->last_proc;
 	size_t i;
 
+	f->full = false;
 	if (p && p->r.pid == pid && p->r.file == file)
 		return p;
 	for (i = 0; i < f->nprocs; i++) {
@@ -337,6 +350,11 @@ static struct proc *find_proc(struct gpulat_frames *f, int file, int pid, bool c
 	}
 	if (!create)
 		return NULL;
+	if (f->nprocs >= MAX_PROCS) {
+		f->full = true;
+		f->ignored++;
+		return NULL;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p || push((void ***)&f->procs, &f->nprocs, p) < 0) {
 		free(p);
@@ -457,10 +475,16 @@ static struct client *get_client(struct gpulat_frames *f, const struct gpulat_ev
 	struct client *cl;
 	size_t i;
 
+	f->full = false;
 	for (i = 0; i < f->nclients; i++) {
 		cl = f->clients[i];
 		if (cl->r.file == ev->file && cl->r.drm_file == ev->vbl_file && cl->c == c)
 			return cl;
+	}
+	if (f->nclients >= MAX_CLIENTS) {
+		f->full = true;
+		f->ignored++;
+		return NULL;
 	}
 	cl = calloc(1, sizeof(*cl));
 	if (!cl)
@@ -616,7 +640,11 @@ static int judge_head(struct gpulat_frames *f, struct client *cl, bool force)
 	}
 	ready = fr->incomplete ? GPULAT_NONE : (fr->last_done > fr->req_ts ? fr->last_done : fr->req_ts);
 	if (ready != GPULAT_NONE) {
-		for (s = fr->target; ; s++) {
+		/* only the kept window: a damaged target far back must not loop */
+		s = fr->target;
+		if (c->last_seq >= VBL_WIN && s < c->last_seq - VBL_WIN + 1)
+			s = c->last_seq - VBL_WIN + 1;
+		for (; ; s++) {
 			k = vbl_at(c, s, &t);
 			if (k == 0)
 				break;
@@ -701,17 +729,17 @@ static int on_queued(struct gpulat_frames *f, const struct gpulat_event *ev)
 	int ret;
 
 	if (!c)
-		return -ENOMEM;
+		return f->full ? 0 : -ENOMEM;
 	cl = get_client(f, ev, c);
 	if (!cl)
-		return -ENOMEM;
+		return f->full ? 0 : -ENOMEM;
 	if (cl->r.pid < 0) {
 		cl->r.pid = ev->pid;
 		cl->r.comm = ev->comm ? ev->comm : "";
 	}
 	p = find_proc(f, ev->file, ev->pid, true);
 	if (!p)
-		return -ENOMEM;
+		return f->full ? 0 : -ENOMEM;
 	if (p->cl != cl) {
 		p->cl = cl;
 		if (ev->comm)
@@ -741,10 +769,10 @@ static int on_delivered(struct gpulat_frames *f, const struct gpulat_event *ev)
 	struct client *cl;
 
 	if (!c)
-		return -ENOMEM;
+		return f->full ? 0 : -ENOMEM;
 	cl = get_client(f, ev, c);
 	if (!cl)
-		return -ENOMEM;
+		return f->full ? 0 : -ENOMEM;
 	cl->r.delivered++;
 	return 0;
 }
@@ -877,7 +905,7 @@ int gpulat_frames_job(struct gpulat_frames *f, const struct gpulat_job *job)
 		return 0;
 	p = find_proc(f, job->file, job->pid, true);
 	if (!p)
-		return -ENOMEM;
+		return f->full ? 0 : -ENOMEM;
 	if (!p->r.comm[0] && job->comm)
 		p->r.comm = job->comm;
 	ret = proc_job(f, p, job);
@@ -888,6 +916,11 @@ int gpulat_frames_job(struct gpulat_frames *f, const struct gpulat_job *job)
 		return 0;
 	frame_add_job(fr, job);
 	return judge(f, p->cl, false);
+}
+
+uint64_t gpulat_frames_ignored(const struct gpulat_frames *f)
+{
+	return f->ignored;
 }
 
 bool gpulat_frames_active(const struct gpulat_frames *f)

@@ -72,6 +72,10 @@ void gl_frames_header(const struct gl_run *r, FILE *out)
 	if (!r->frames)
 		return;
 	fprintf(out, "  %-12s %s\n", "vblanks", instant_source(r));
+	if (gpulat_frames_ignored(r->frames))
+		fprintf(out, "  %-12s %llu drm events of more than 64 CRTCs or 4096 clients or "
+			"processes ignored (damaged trace?)\n", "warning",
+			(unsigned long long)gpulat_frames_ignored(r->frames));
 	if (r->threshold_from_crtc >= 0)
 		fprintf(out, "  %-12s %s (measured refresh interval of CRTC %d; --threshold "
 			"overrides)\n", "stall thr.", DUR(a, r->stall_threshold_ns),
@@ -406,6 +410,7 @@ void gl_frames_json(const struct gl_run *r, struct json_object *root)
 	o = json_object_new_object();
 	add(o, "vblank_instant", json_object_new_string(
 		    strncmp(instant_source(r), "drm_vblank_event `time`", 23) ? "record" : "time"));
+	add(o, "ignored_events", json_object_new_uint64(gpulat_frames_ignored(r->frames)));
 	add(o, "stall_threshold_from_crtc", r->threshold_from_crtc >= 0 ?
 	    json_object_new_int(r->threshold_from_crtc) : NULL);
 	a = json_object_new_array();

@@ -162,6 +162,8 @@ int gpulat_frames_event(struct gpulat_frames *f, const struct gpulat_event *ev);
 int gpulat_frames_job(struct gpulat_frames *f, const struct gpulat_job *job);
 int gpulat_frames_finish(struct gpulat_frames *f);
 
+/* events of CRTCs (> 64), clients or processes (> 4096) beyond the bounds, ignored */
+uint64_t gpulat_frames_ignored(const struct gpulat_frames *f);
 /* any vblank event seen */
 bool gpulat_frames_active(const struct gpulat_frames *f);
 

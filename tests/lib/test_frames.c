@@ -295,12 +295,46 @@ static void test_frames_vrr(void **state)
 	gpulat_frames_free(f);
 }
 
+/* damaged input: bounded CRTCs, a request far behind the vblanks, no hang */
+static void test_frames_bounds(void **state)
+{
+	struct gpulat_frames *f = gpulat_frames_new(NULL);
+	struct gpulat_event ev = { .kind = GPULAT_EV_VBLANK, .flags = GPULAT_EVF_VBL_TIME };
+	int c;
+	uint32_t s;
+
+	(void)state;
+	assert_non_null(f);
+	for (c = 0; c < 70; c++) {
+		ev.crtc = c;
+		ev.ts = T0 + (uint64_t)c;
+		assert_int_equal(gpulat_frames_event(f, &ev), 0);
+	}
+	assert_int_equal(gpulat_frames_ncrtcs(f), 64);
+	assert_int_equal(gpulat_frames_ignored(f), 6);
+	/* crtc 0 runs 5000 vblanks ahead; a request for 2^31 counts back */
+	ev.crtc = 0;
+	for (s = 1; s <= 5000; s++) {
+		ev.vbl_seq = s;
+		ev.ts = ev.vbl_time = (int64_t)(T0 + s * IV);
+		assert_int_equal(gpulat_frames_event(f, &ev), 0);
+	}
+	ev = (struct gpulat_event){ .kind = GPULAT_EV_VBLANK_QUEUED, .ts = T0 + 5000 * IV + 1,
+				    .vbl_seq = 5000u - 0x7fffffffu, .vbl_file = FILEP, .pid = 3 };
+	assert_int_equal(gpulat_frames_event(f, &ev), 0);
+	assert_int_equal(gpulat_frames_finish(f), 0);
+	assert_int_equal(gpulat_frames_client(f, 0)->requested, 1);
+	assert_int_equal(gpulat_frames_client(f, 0)->frames + gpulat_frames_client(f, 0)->unresolved, 1);
+	gpulat_frames_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frames_causes),
 		cmocka_unit_test(test_frames_record_ts),
 		cmocka_unit_test(test_frames_vrr),
+		cmocka_unit_test(test_frames_bounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
