@@ -88,6 +88,19 @@ def main():
     rc, out, _ = run(tool, ["--threshold", "5ms", "--json", dat])
     eq("--threshold overrides", json.loads(out)["stall_threshold_ns"], 5000000)
 
+    # a job filter would hide work of a frame: refused with one line
+    rc, out, err = run(tool, ["--frames", "--pid", "1", dat])
+    eq("--frames --pid exit", rc, 1)
+    eq("--frames --pid stdout", out, "")
+    eq("--frames --pid stderr lines", len(err.strip().splitlines()), 1)
+    rc, out, _ = run(tool, ["--frames", "--csv", dat])
+    rows = [l.split(",") for l in out.strip().splitlines()]
+    eq("csv crtc rows", sum(1 for r in rows if r[0] == "crtc"), len(truth["crtcs"]))
+    for t in truth["clients"]:
+        row = [r for r in rows if r[0] == "client" and r[2] == str(t["pid"])]
+        eq(f"csv client {t['pid']} late,missed", [row[0][9], row[0][10]] if row else None,
+           [str(t["late"]), str(t["missed"])])
+
     if bad:
         print(f"{dat}: {len(bad)} mismatches with {truth_path}:")
         for b in bad[:40]:
