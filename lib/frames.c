@@ -1034,9 +1034,13 @@ int gpulat_frames_finish(struct gpulat_frames *f)
 		}
 		gpulat__qacc_summary(&p->gt, &p->r.gpu_time);
 	}
-	qsort(f->crtcs, f->ncrtcs, sizeof(*f->crtcs), cmp_crtc);
-	qsort(f->clients, f->nclients, sizeof(*f->clients), cmp_client);
-	qsort(f->procs, f->nprocs, sizeof(*f->procs), cmp_proc);
+	/* qsort() of an empty (NULL) array is undefined */
+	if (f->ncrtcs > 1)
+		qsort(f->crtcs, f->ncrtcs, sizeof(*f->crtcs), cmp_crtc);
+	if (f->nclients > 1)
+		qsort(f->clients, f->nclients, sizeof(*f->clients), cmp_client);
+	if (f->nprocs > 1)
+		qsort(f->procs, f->nprocs, sizeof(*f->procs), cmp_proc);
 	return 0;
 }
 
