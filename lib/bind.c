@@ -32,6 +32,10 @@ enum fam {
 	FAM_SWITCH,
 	FAM_WAKING,
 	FAM_CPUFREQ,
+	FAM_I915_REQ,		/* i915_request_* (5.x+: dev, ctx, class:instance, seqno) */
+	FAM_XE_JOB,		/* xe_sched_job_* */
+	FAM_XE_FENCE,		/* xe_hw_fence_* */
+	FAM_XE_QUEUE,		/* xe_exec_queue_* */
 	FAM_VBLANK,		/* drm_vblank_event */
 	FAM_VBLANK_FILE,	/* drm_vblank_event_queued / _delivered */
 };
@@ -74,6 +78,35 @@ enum fam {
 	X("amdgpu",	   "amdgpu_cs_ioctl",		 GPULAT_EV_AMD_CS,  FAM_AMD_JOB)	\
 	X("amdgpu",	   "amdgpu_sched_run_job",	 GPULAT_EV_AMD_RUN, FAM_AMD_JOB)	\
 	X("amdgpu",	   "amdgpu_iv",			 GPULAT_EV_AMD_IV,  FAM_AMD_IV)	\
+	/* i915 requests (no drm_sched); submit/execute/in/out only with	\
+	 * CONFIG_DRM_I915_LOW_LEVEL_TRACEPOINTS */				\
+	X("i915",	   "i915_request_queue",	 GPULAT_EV_I915_QUEUE,	     FAM_I915_REQ) \
+	X("i915",	   "i915_request_add",		 GPULAT_EV_I915_ADD,	     FAM_I915_REQ) \
+	X("i915",	   "i915_request_submit",	 GPULAT_EV_I915_SUBMIT,	     FAM_I915_REQ) \
+	X("i915",	   "i915_request_execute",	 GPULAT_EV_I915_EXECUTE,     FAM_I915_REQ) \
+	X("i915",	   "i915_request_in",		 GPULAT_EV_I915_IN,	     FAM_I915_REQ) \
+	X("i915",	   "i915_request_out",		 GPULAT_EV_I915_OUT,	     FAM_I915_REQ) \
+	X("i915",	   "i915_request_retire",	 GPULAT_EV_I915_RETIRE,	     FAM_I915_REQ) \
+	X("i915",	   "i915_request_wait_begin",	 GPULAT_EV_I915_WAIT_BEGIN,  FAM_I915_REQ) \
+	X("i915",	   "i915_request_wait_end",	 GPULAT_EV_I915_WAIT_END,    FAM_I915_REQ) \
+	/* xe (6.8+; uses drm_sched, so gpu_scheduler events fire too) */	\
+	X("xe",		   "xe_sched_job_create",	 GPULAT_EV_XE_JOB_CREATE,    FAM_XE_JOB)	\
+	X("xe",		   "xe_sched_job_exec",		 GPULAT_EV_XE_JOB_EXEC,	     FAM_XE_JOB)	\
+	X("xe",		   "xe_sched_job_run",		 GPULAT_EV_XE_JOB_RUN,	     FAM_XE_JOB)	\
+	X("xe",		   "xe_sched_job_free",		 GPULAT_EV_XE_JOB_FREE,	     FAM_XE_JOB)	\
+	X("xe",		   "xe_sched_job_timedout",	 GPULAT_EV_XE_JOB_TIMEDOUT,  FAM_XE_JOB)	\
+	X("xe",		   "xe_sched_job_set_error",	 GPULAT_EV_XE_JOB_SET_ERROR, FAM_XE_JOB)	\
+	X("xe",		   "xe_sched_job_ban",		 GPULAT_EV_XE_JOB_BAN,	     FAM_XE_JOB)	\
+	X("xe",		   "xe_hw_fence_create",	 GPULAT_EV_XE_HW_FENCE_CREATE, FAM_XE_FENCE) \
+	X("xe",		   "xe_hw_fence_signal",	 GPULAT_EV_XE_HW_FENCE_SIGNAL, FAM_XE_FENCE) \
+	X("xe",		   "xe_hw_fence_try_signal",	 GPULAT_EV_XE_HW_FENCE_TRY_SIGNAL, FAM_XE_FENCE) \
+	X("xe",		   "xe_exec_queue_create",	 GPULAT_EV_XE_EXEC_QUEUE,    FAM_XE_QUEUE) \
+	X("xe",		   "xe_exec_queue_submit",	 GPULAT_EV_XE_EXEC_QUEUE,    FAM_XE_QUEUE) \
+	X("xe",		   "xe_exec_queue_kill",	 GPULAT_EV_XE_EXEC_QUEUE,    FAM_XE_QUEUE) \
+	X("xe",		   "xe_exec_queue_reset",	 GPULAT_EV_XE_EXEC_QUEUE,    FAM_XE_QUEUE) \
+	X("xe",		   "xe_exec_queue_destroy",	 GPULAT_EV_XE_EXEC_QUEUE,    FAM_XE_QUEUE) \
+	X("xe",		   "xe_exec_queue_stop",	 GPULAT_EV_XE_EXEC_QUEUE,    FAM_XE_QUEUE) \
+	X("xe",		   "xe_exec_queue_resubmit",	 GPULAT_EV_XE_EXEC_QUEUE,    FAM_XE_QUEUE) \
 	/* context for the tools */						\
 	X("irq",	   "irq_handler_entry",		 GPULAT_EV_IRQ_ENTRY,	  FAM_IRQ)	\
 	X("irq",	   "irq_handler_exit",		 GPULAT_EV_IRQ_EXIT,	  FAM_IRQ)	\
@@ -120,6 +153,10 @@ enum slot {
 	S_PREV_STATE,
 	S_VALUE,
 	S_CPUID,
+	S_CLASS,	/* i915 engine class (uabi) */
+	S_INSTANCE,
+	S_GUC,		/* xe guc_id */
+	S_LRC,		/* xe lrc_seqno */
 	S_CRTC,
 	S_VBL_SEQ,
 	S_VBL_TIME,
@@ -192,6 +229,27 @@ static const struct famspec famspecs[] = {
 			   { S_CPUID, "cpu_id", NULL, true }),
 	/* `time` and `high_prec` exist since 4.15 ("crtc=%d, seq=%u, time=%lld,
 	 * high-prec=%s"); older kernels trace crtc and seq only */
+	/* 5.x+ layout; <= 4.19 had `ring` and `global` instead of class:instance */
+	[FAM_I915_REQ] = FS({ S_DEV, "dev", NULL, true },
+			    { S_CTX, "ctx", NULL, true },
+			    { S_SEQNO, "seqno", NULL, true },
+			    { S_CLASS, "class", NULL, true },
+			    { S_INSTANCE, "instance", NULL, true },
+			    { S_VALUE, "completed", "flags", false }),
+	/* 6.8: no dev, no lrc_seqno; 6.11+: dev */
+	[FAM_XE_JOB] = FS({ S_SEQNO, "seqno", NULL, true },
+			  { S_FENCE, "fence", NULL, true },
+			  { S_GUC, "guc_id", NULL, true },
+			  { S_DEV, "dev", NULL, false },
+			  { S_LRC, "lrc_seqno", NULL, false },
+			  { S_VALUE, "error", NULL, false }),
+	[FAM_XE_FENCE] = FS({ S_CTX, "ctx", NULL, true },
+			    { S_SEQNO, "seqno", NULL, true },
+			    { S_FENCE, "fence", NULL, true },
+			    { S_DEV, "dev", NULL, false }),
+	[FAM_XE_QUEUE] = FS({ S_GUC, "guc_id", NULL, true },
+			    { S_DEV, "dev", NULL, false },
+			    { S_CLASS, "class", NULL, false }),
 	[FAM_VBLANK] = FS({ S_CRTC, "crtc", NULL, true },
 			  { S_VBL_SEQ, "seq", NULL, true },
 			  { S_VBL_TIME, "time", NULL, false },
@@ -232,12 +290,18 @@ struct bound {
 	bool			damaged_warned;
 	uint64_t		damaged;
 	struct strcache		sc[SC__COUNT];
+	unsigned int		aux;		/* xe_exec_queue_*: GPULAT_XEQ_* */
 };
 
 /* ids below this get a direct-indexed table; a larger or negative one is searched */
 #define IDX_MAX		65536
 
 #define GPULAT_MAX_WARN_KEEP	32
+
+/* i915 names cached per device / engine (others are interned per record) */
+#define I915_DEVS	16
+#define I915_CLASSES	8
+#define I915_INSTANCES	16
 
 /* comm_of(): tep's comm string -> its interned copy */
 #define COMM_CACHE	64
@@ -279,6 +343,9 @@ struct gpulat_binding {
 	const char		*empty;
 	bool			no_context;	/* skip irq/sched/power records */
 	struct commcache	comms[COMM_CACHE];	/* by pid */
+	/* i915: interned "card%u" and engine names ("rcs0") */
+	const char		*i915_dev[I915_DEVS];
+	const char		*i915_engine[I915_CLASSES][I915_INSTANCES];
 };
 
 static void warnf(struct gpulat_binding *b, const char *fmt, ...)
@@ -443,7 +510,28 @@ static enum gpulat_era detect_era(struct gpulat_binding *b)
 	if (present(b->tep, "amdgpu", "amdgpu_cs_ioctl") ||
 	    present(b->tep, "amdgpu", "amdgpu_sched_run_job"))
 		return GPULAT_ERA_AMDGPU;
+	/* i915 does not use drm_sched: its requests are the jobs */
+	if (gpulat_binding_has(b, GPULAT_EV_I915_ADD))
+		return GPULAT_ERA_I915;
 	return GPULAT_ERA_NONE;
+}
+
+/* xe_exec_queue_<what> -> GPULAT_XEQ_* */
+static unsigned int xe_queue_ev(const char *name)
+{
+	static const struct { const char *n; unsigned int v; } m[] = {
+		{ "xe_exec_queue_create", GPULAT_XEQ_CREATE },
+		{ "xe_exec_queue_submit", GPULAT_XEQ_SUBMIT },
+		{ "xe_exec_queue_kill", GPULAT_XEQ_KILL },
+		{ "xe_exec_queue_reset", GPULAT_XEQ_RESET },
+		{ "xe_exec_queue_destroy", GPULAT_XEQ_DESTROY },
+	};
+	unsigned int i;
+
+	for (i = 0; i < GPULAT_ARRAY_SIZE(m); i++)
+		if (!strcmp(name, m[i].n))
+			return m[i].v;
+	return GPULAT_XEQ_OTHER;
 }
 
 /**
@@ -491,6 +579,8 @@ struct gpulat_binding *gpulat_binding_new(struct tep_handle *tep)
 		bd->event = ev;
 		if (!bind_event(b, bd))
 			continue;
+		if (evdefs[i].fam == FAM_XE_QUEUE)
+			bd->aux = xe_queue_ev(evdefs[i].name);
 		if (!b->common_type) {
 			b->common_type = tep_find_common_field(ev, "common_type");
 			b->common_pid = tep_find_common_field(ev, "common_pid");
@@ -882,6 +972,49 @@ static inline void zero_event(struct gpulat_event *ev)
 	memset(p, 0, n);
 }
 
+/*
+ * i915 engine name from its uabi class:instance, as the kernel names the
+ * engines (intel_engine_user.c: rcs, bcs, vcs, vecs, ccs) and i915 tools
+ * print them; an unknown class keeps its numbers ("class7:0").
+ */
+static const char *i915_engine_name(struct gpulat_binding *b, uint64_t cls, uint64_t inst)
+{
+	static const char * const names[] = { "rcs", "bcs", "vcs", "vecs", "ccs" };
+	const char **slot = NULL;
+	const char *s;
+	char buf[48];
+
+	if (cls < I915_CLASSES && inst < I915_INSTANCES) {
+		slot = &b->i915_engine[cls][inst];
+		if (*slot)
+			return *slot;
+	}
+	if (cls < GPULAT_ARRAY_SIZE(names))
+		snprintf(buf, sizeof(buf), "%s%llu", names[cls], (unsigned long long)inst);
+	else
+		snprintf(buf, sizeof(buf), "class%llu:%llu", (unsigned long long)cls,
+			 (unsigned long long)inst);
+	s = gpulat__strtab_intern(b->strs, buf);
+	if (slot)
+		*slot = s;
+	return s;
+}
+
+/* i915's dev is the DRM primary minor: /dev/dri/card<dev> */
+static const char *i915_dev_name(struct gpulat_binding *b, uint64_t dev)
+{
+	const char *s;
+	char buf[32];
+
+	if (dev < I915_DEVS && b->i915_dev[dev])
+		return b->i915_dev[dev];
+	snprintf(buf, sizeof(buf), "card%llu", (unsigned long long)dev);
+	s = gpulat__strtab_intern(b->strs, buf);
+	if (dev < I915_DEVS)
+		b->i915_dev[dev] = s;
+	return s;
+}
+
 /* decode a record of bound event @bd (gpulat_binding_decode() found it ours) */
 static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, struct bound *bd,
 						  struct tep_record *rec, struct gpulat_event *ev)
@@ -1029,6 +1162,67 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 		    read_num(b, bd->f[S_CPUID], rec, &v))
 			return damaged(b, bd);
 		ev->irq = (int)v;
+		break;
+	case FAM_I915_REQ: {
+		uint64_t dev, cls, inst;
+
+		if (read_num(b, bd->f[S_DEV], rec, &dev) ||
+		    read_num(b, bd->f[S_CTX], rec, &ev->ctx) ||
+		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
+		    read_num(b, bd->f[S_CLASS], rec, &cls) ||
+		    read_num(b, bd->f[S_INSTANCE], rec, &inst) ||
+		    opt_num(b, bd, S_VALUE, rec, &ev->value) < 0)
+			return damaged(b, bd);
+		ev->dev = i915_dev_name(b, dev);
+		ev->ring = i915_engine_name(b, cls, inst);
+		/* ctx is the request fence's full u64 context, seqno its u32 seqno */
+		ev->flags |= GPULAT_EVF_FENCE;
+		if (!ev->dev || !ev->ring)
+			return damaged(b, bd);
+		if (ev->kind == GPULAT_EV_I915_ADD || ev->kind == GPULAT_EV_I915_QUEUE ||
+		    ev->kind == GPULAT_EV_I915_WAIT_BEGIN || ev->kind == GPULAT_EV_I915_WAIT_END)
+			ev->comm = comm_of(b, ev->pid);
+		break;
+	}
+	case FAM_XE_JOB:
+	case FAM_XE_FENCE:
+	case FAM_XE_QUEUE:
+		if (bd->f[S_DEV] &&
+		    read_str(b, bd->f[S_DEV], &bd->sc[SC_DEV], rec, &ev->dev, NULL))
+			return damaged(b, bd);
+		if (!ev->dev)
+			ev->dev = b->empty;
+		if (bd->def->fam == FAM_XE_QUEUE) {
+			if (read_num(b, bd->f[S_GUC], rec, &v))
+				return damaged(b, bd);
+			ev->guc_id = (uint32_t)v;
+			ev->flags |= GPULAT_EVF_GUC;
+			ev->value = bd->aux;
+			if (opt_num(b, bd, S_CLASS, rec, &v) > 0)
+				ev->irq = (int)v;
+			break;
+		}
+		if (read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
+		    read_num(b, bd->f[S_FENCE], rec, &ev->fence_ptr))
+			return damaged(b, bd);
+		ev->flags |= GPULAT_EVF_FENCE_PTR;
+		if (bd->def->fam == FAM_XE_FENCE) {
+			if (read_num(b, bd->f[S_CTX], rec, &ev->ctx))
+				return damaged(b, bd);
+			ev->flags |= GPULAT_EVF_FENCE;
+			break;
+		}
+		if (read_num(b, bd->f[S_GUC], rec, &v))
+			return damaged(b, bd);
+		ev->guc_id = (uint32_t)v;
+		ev->flags |= GPULAT_EVF_GUC;
+		if (opt_num(b, bd, S_LRC, rec, &v) > 0)
+			ev->lrc_seqno = (uint32_t)v;
+		r = opt_num(b, bd, S_VALUE, rec, &ev->value);
+		if (r < 0)
+			return damaged(b, bd);
+		if (ev->kind == GPULAT_EV_XE_JOB_CREATE)
+			ev->comm = comm_of(b, ev->pid);
 		break;
 	case FAM_VBLANK:
 	case FAM_VBLANK_FILE:

@@ -16,10 +16,10 @@
 #define gpulat_container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
-/* gpu_scheduler, dma_fence and amdgpu kinds (not the irq/sched/power context) */
+/* gpu_scheduler, dma_fence and driver (amdgpu, i915, xe) kinds (not the context) */
 static inline bool gpulat__is_gpu_kind(enum gpulat_kind k)
 {
-	return k >= GPULAT_EV_QUEUE && k <= GPULAT_EV_AMD_IV;
+	return k >= GPULAT_EV_QUEUE && k <= GPULAT_EV__GPU_LAST;
 }
 
 /* ---- string table: equal strings share one pointer until the table is freed */

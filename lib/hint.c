@@ -42,6 +42,13 @@ const char *gpulat_record_line(enum gpulat_era era)
 	case GPULAT_ERA_AMDGPU:
 		return "trace-cmd record -e amdgpu:amdgpu_cs_ioctl -e amdgpu:amdgpu_sched_run_job"
 		       SIGNALED;
+	case GPULAT_ERA_I915:
+		/*
+		 * the glob takes submit/in/out too where the kernel has them
+		 * (CONFIG_DRM_I915_LOW_LEVEL_TRACEPOINTS) and is not an error
+		 * where it has not
+		 */
+		return "trace-cmd record -e 'i915:i915_request_*'" SIGNALED;
 	case GPULAT_ERA_NONE:
 		break;
 	}
@@ -78,6 +85,7 @@ const char *gpulat_era_kernels(enum gpulat_era era)
 	case GPULAT_ERA_V519:	return "5.7-6.16";
 	case GPULAT_ERA_PRE57:	return "4.16-5.6";
 	case GPULAT_ERA_AMDGPU:	return "amdgpu, any kernel";
+	case GPULAT_ERA_I915:	return "i915 (Intel)";
 	case GPULAT_ERA_NONE:	break;
 	}
 	return "any era";
@@ -93,7 +101,8 @@ const char *gpulat_era_kernels(enum gpulat_era era)
 size_t gpulat_record_hint(char *buf, size_t len)
 {
 	static const enum gpulat_era eras[] = {
-		GPULAT_ERA_V617, GPULAT_ERA_V519, GPULAT_ERA_PRE57, GPULAT_ERA_NONE,
+		GPULAT_ERA_V617, GPULAT_ERA_V519, GPULAT_ERA_PRE57, GPULAT_ERA_I915,
+		GPULAT_ERA_NONE,
 	};
 	size_t off = 0, i;
 	int w;
@@ -104,7 +113,7 @@ size_t gpulat_record_hint(char *buf, size_t len)
 	for (i = 0; i < GPULAT_ARRAY_SIZE(eras); i++) {
 		char label[32];
 
-		if (eras[i] == GPULAT_ERA_NONE)
+		if (eras[i] == GPULAT_ERA_NONE || eras[i] == GPULAT_ERA_I915)
 			snprintf(label, sizeof(label), "%s:", gpulat_era_kernels(eras[i]));
 		else
 			snprintf(label, sizeof(label), "Linux %s:", gpulat_era_kernels(eras[i]));

@@ -18,6 +18,7 @@ const char *gpulat_era_name(enum gpulat_era era)
 	case GPULAT_ERA_V519:	return "5.19-6.16";
 	case GPULAT_ERA_V617:	return "6.17+";
 	case GPULAT_ERA_AMDGPU:	return "amdgpu";
+	case GPULAT_ERA_I915:	return "i915";
 	case GPULAT_ERA_NONE:	break;
 	}
 	return "none";
@@ -40,6 +41,26 @@ static const char * const kind_names[GPULAT_EV__COUNT] = {
 	[GPULAT_EV_AMD_CS]		= "amdgpu_cs_ioctl",
 	[GPULAT_EV_AMD_RUN]		= "amdgpu_sched_run_job",
 	[GPULAT_EV_AMD_IV]		= "amdgpu_iv",
+	[GPULAT_EV_I915_QUEUE]		= "i915_request_queue",
+	[GPULAT_EV_I915_ADD]		= "i915_request_add",
+	[GPULAT_EV_I915_SUBMIT]		= "i915_request_submit",
+	[GPULAT_EV_I915_EXECUTE]	= "i915_request_execute",
+	[GPULAT_EV_I915_IN]		= "i915_request_in",
+	[GPULAT_EV_I915_OUT]		= "i915_request_out",
+	[GPULAT_EV_I915_RETIRE]		= "i915_request_retire",
+	[GPULAT_EV_I915_WAIT_BEGIN]	= "i915_request_wait_begin",
+	[GPULAT_EV_I915_WAIT_END]	= "i915_request_wait_end",
+	[GPULAT_EV_XE_JOB_CREATE]	= "xe_sched_job_create",
+	[GPULAT_EV_XE_JOB_EXEC]		= "xe_sched_job_exec",
+	[GPULAT_EV_XE_JOB_RUN]		= "xe_sched_job_run",
+	[GPULAT_EV_XE_JOB_FREE]		= "xe_sched_job_free",
+	[GPULAT_EV_XE_JOB_TIMEDOUT]	= "xe_sched_job_timedout",
+	[GPULAT_EV_XE_JOB_SET_ERROR]	= "xe_sched_job_set_error",
+	[GPULAT_EV_XE_JOB_BAN]		= "xe_sched_job_ban",
+	[GPULAT_EV_XE_HW_FENCE_CREATE]	= "xe_hw_fence_create",
+	[GPULAT_EV_XE_HW_FENCE_SIGNAL]	= "xe_hw_fence_signal",
+	[GPULAT_EV_XE_HW_FENCE_TRY_SIGNAL] = "xe_hw_fence_try_signal",
+	[GPULAT_EV_XE_EXEC_QUEUE]	= "xe_exec_queue",
 	[GPULAT_EV_IRQ_ENTRY]		= "irq_handler_entry",
 	[GPULAT_EV_IRQ_EXIT]		= "irq_handler_exit",
 	[GPULAT_EV_SOFTIRQ_ENTRY]	= "softirq_entry",
@@ -117,4 +138,56 @@ const char *gpulat_status_name(enum gpulat_job_status s)
 	case GPULAT_JOB_ORPHAN:		return "orphan";
 	}
 	return "?";
+}
+
+/**
+ * gpulat_timing_start - how a job's start_ts was obtained
+ * @job: the job
+ *
+ * Return: "measured" (a driver event put the job on the hardware), or
+ * "inferred" (max(run, previous done on the ring): the ring is FIFO).
+ */
+const char *gpulat_timing_start(const struct gpulat_job *job)
+{
+	return job->timing & GPULAT_TIMING_START_HW ? "measured" : "inferred";
+}
+
+/**
+ * gpulat_timing_done - how a job's done_ts was obtained
+ * @job: the job
+ *
+ * Return: "late" (i915_request_retire: after the completion, an upper bound)
+ * or "exact" (the completion event itself).
+ */
+const char *gpulat_timing_done(const struct gpulat_job *job)
+{
+	return job->timing & GPULAT_TIMING_DONE_LATE ? "late" : "exact";
+}
+
+/**
+ * gpulat_kind_makes_jobs - whether events of @kind open or complete GPU jobs
+ * @kind: the kind
+ *
+ * A trace with none of them has no jobs to report, whatever else it holds.
+ *
+ * Return: true for the scheduler's queue/run/done, amdgpu's cs/run and the
+ * i915 request stages.
+ */
+bool gpulat_kind_makes_jobs(enum gpulat_kind kind)
+{
+	switch (kind) {
+	case GPULAT_EV_QUEUE:
+	case GPULAT_EV_RUN:
+	case GPULAT_EV_DONE:
+	case GPULAT_EV_AMD_CS:
+	case GPULAT_EV_AMD_RUN:
+	case GPULAT_EV_I915_ADD:
+	case GPULAT_EV_I915_SUBMIT:
+	case GPULAT_EV_I915_IN:
+	case GPULAT_EV_I915_OUT:
+	case GPULAT_EV_I915_RETIRE:
+		return true;
+	default:
+		return false;
+	}
 }

@@ -586,7 +586,7 @@ static int grow_cpus(struct gpulat_text *x, int cpu)
 
 static bool is_gpu(enum gpulat_kind k)
 {
-	return k >= GPULAT_EV_QUEUE && k <= GPULAT_EV_AMD_IV;
+	return gpulat__is_gpu_kind(k);
 }
 
 static void note_era(struct gpulat_text *x, const struct evname *n, const struct gpulat_event *ev)

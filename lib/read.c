@@ -233,7 +233,8 @@ static int open_file(struct rfile *f, char *err, size_t errlen)
 	f->era = gpulat_binding_era(f->b);
 	if (f->era != GPULAT_ERA_NONE &&
 	    !gpulat_binding_has(f->b, GPULAT_EV_QUEUE) && !gpulat_binding_has(f->b, GPULAT_EV_DONE) &&
-	    !gpulat_binding_has(f->b, GPULAT_EV_AMD_CS) && !gpulat_binding_has(f->b, GPULAT_EV_AMD_RUN)) {
+	    !gpulat_binding_has(f->b, GPULAT_EV_AMD_CS) && !gpulat_binding_has(f->b, GPULAT_EV_AMD_RUN) &&
+	    !gpulat_binding_has(f->b, GPULAT_EV_I915_ADD)) {
 		seterr(err, errlen, "%s: GPU scheduler events present but their layout is unknown (%s)",
 		       f->path, f->first_warn[0] ? f->first_warn : "no usable field");
 		return -EPROTO;

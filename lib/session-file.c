@@ -137,6 +137,7 @@ static int take_counts(struct gpulat_session *s)
 {
 	struct gpulat_reader_counts c;
 	const char *what = s->nfiles == 1 ? s->files[0].path : "(all files)";
+	int k;
 
 	gpulat_reader_counts(s->reader, &c);
 	gpulat_reader_span(s->reader, &s->c.first_ts, &s->c.last_ts);
@@ -153,8 +154,9 @@ static int take_counts(struct gpulat_session *s)
 		hint(s);
 		return -ENODATA;
 	}
-	if (!c.kind[GPULAT_EV_QUEUE] && !c.kind[GPULAT_EV_RUN] && !c.kind[GPULAT_EV_DONE] &&
-	    !c.kind[GPULAT_EV_AMD_CS] && !c.kind[GPULAT_EV_AMD_RUN]) {
+	for (k = 0; k < GPULAT_EV__COUNT && !(gpulat_kind_makes_jobs(k) && c.kind[k]); k++)
+		;
+	if (k == GPULAT_EV__COUNT) {
 		gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s: no GPU scheduler events were "
 				    "recorded (the trace has their formats but no records)", what);
 		hint(s);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "gpulat-int.h"
+#include "track-int.h"
 
 #define DEFAULT_MAX_OPEN	(1u << 20)
 #define DEFAULT_LINGER_NS	10000000ULL	/* 10 ms */
@@ -155,6 +156,9 @@ struct gpulat_tracker {
 	/* the job of the last event fed, for gpulat_tracker_last_job() */
 	struct gpulat_job	last;
 	bool			has_last;
+
+	/* drivers without drm_sched, created at their first event */
+	struct gpulat__i915	*i915;
 };
 
 static void twarn(struct gpulat_tracker *t, const char *fmt, ...)
@@ -1458,6 +1462,62 @@ static int on_amd(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	return 0;
 }
 
+/* ---- drivers without drm_sched (track-*.c) -------------------------------- */
+
+static uint64_t sink_opened(void *data)
+{
+	struct gpulat_tracker *t = data;
+
+	t->c.open++;
+	if (t->c.open > t->c.open_peak)
+		t->c.open_peak = t->c.open;
+	return t->next_seq++;
+}
+
+static void sink_emit(void *data, struct gpulat_job *j)
+{
+	struct gpulat_tracker *t = data;
+
+	t->c.open--;
+	if (j->ts[GPULAT_ST_DONE] != GPULAT_NONE && j->ts[GPULAT_ST_QUEUE] == GPULAT_NONE)
+		t->c.orphan_done++;
+	t->c.jobs++;
+	t->last = *j;
+	t->last.deps = NULL;
+	t->has_last = true;
+	if (t->ops.job)
+		t->ops.job(j, t->data);
+}
+
+static void sink_last(void *data, const struct gpulat_job *j)
+{
+	struct gpulat_tracker *t = data;
+
+	t->last = *j;
+	t->last.deps = NULL;
+	t->has_last = true;
+}
+
+static bool sink_lost(void *data, uint64_t from, uint64_t to)
+{
+	return lost_between(data, -1, from, to);
+}
+
+static int on_i915(struct gpulat_tracker *t, const struct gpulat_event *ev)
+{
+	if (!t->i915) {
+		struct gpulat__sink sk = {
+			.data = t, .opened = sink_opened, .emit = sink_emit,
+			.last = sink_last, .lost = sink_lost, .strs = t->strs,
+		};
+
+		t->i915 = gpulat__i915_new(&sk);
+		if (!t->i915)
+			return -ENOMEM;
+	}
+	return gpulat__i915_feed(t->i915, ev);
+}
+
 /* ---- API ------------------------------------------------------------------ */
 
 /**
@@ -1512,6 +1572,7 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 
 	if (!t)
 		return;
+	gpulat__i915_free(t->i915);
 	while (t->open.head) {
 		struct job *j = t->open.head;
 
@@ -1634,12 +1695,21 @@ int gpulat_tracker_feed(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	case GPULAT_EV_UNSCHED:
 		return on_dep(t, ev, true);
 	case GPULAT_EV_FENCE_SIGNALED:
+		/* an i915 request fence, or a drm_sched one */
+		if (t->i915 && gpulat__i915_feed(t->i915, ev))
+			return -ENOMEM;
 		return on_signal(t, ev);
 	case GPULAT_EV_FENCE_INIT:
 		return on_init(t, ev);
 	case GPULAT_EV_AMD_CS:
 	case GPULAT_EV_AMD_RUN:
 		return on_amd(t, ev);
+	case GPULAT_EV_I915_ADD:
+	case GPULAT_EV_I915_SUBMIT:
+	case GPULAT_EV_I915_IN:
+	case GPULAT_EV_I915_OUT:
+	case GPULAT_EV_I915_RETIRE:
+		return on_i915(t, ev);
 	default:
 		return 0;
 	}
@@ -1692,6 +1762,8 @@ void gpulat_tracker_flush(struct gpulat_tracker *t, uint64_t end_ts)
 		emit(t, t->held.head);
 	while (t->open.head)
 		emit(t, t->open.head);
+	if (t->i915)
+		gpulat__i915_flush(t->i915);
 }
 
 /**

@@ -46,6 +46,7 @@ enum gpulat_era {
 	GPULAT_ERA_V519,	/* 5.19-6.16: name is __data_loc char[] */
 	GPULAT_ERA_V617,	/* 6.17+: drm_sched_job_queue/run/done, fence=ctx:seqno */
 	GPULAT_ERA_AMDGPU,	/* only amdgpu_cs_ioctl / amdgpu_sched_run_job events */
+	GPULAT_ERA_I915,	/* no gpu_scheduler events, i915 requests (lib/track-i915.c) */
 };
 
 const char *gpulat_era_name(enum gpulat_era era);
@@ -73,6 +74,30 @@ enum gpulat_kind {
 	GPULAT_EV_AMD_CS,	/* amdgpu_cs_ioctl */
 	GPULAT_EV_AMD_RUN,	/* amdgpu_sched_run_job */
 	GPULAT_EV_AMD_IV,	/* amdgpu_iv */
+	/* i915 requests (no drm_sched; lib/track-i915.c). LOW_LEVEL: only with
+	 * CONFIG_DRM_I915_LOW_LEVEL_TRACEPOINTS (off in Debian and most distros) */
+	GPULAT_EV_I915_QUEUE,	/* i915_request_queue (execbuf) */
+	GPULAT_EV_I915_ADD,	/* i915_request_add: queue stage */
+	GPULAT_EV_I915_SUBMIT,	/* i915_request_submit (LOW_LEVEL): run stage */
+	GPULAT_EV_I915_EXECUTE,	/* i915_request_execute (LOW_LEVEL) */
+	GPULAT_EV_I915_IN,	/* i915_request_in (LOW_LEVEL): on the hardware */
+	GPULAT_EV_I915_OUT,	/* i915_request_out (LOW_LEVEL): off it (value: completed) */
+	GPULAT_EV_I915_RETIRE,	/* i915_request_retire */
+	GPULAT_EV_I915_WAIT_BEGIN,	/* i915_request_wait_begin */
+	GPULAT_EV_I915_WAIT_END,	/* i915_request_wait_end */
+	/* xe (drm_sched driver; 6.8+) */
+	GPULAT_EV_XE_JOB_CREATE,	/* xe_sched_job_create (exec ioctl) */
+	GPULAT_EV_XE_JOB_EXEC,		/* xe_sched_job_exec (drm_sched run_job) */
+	GPULAT_EV_XE_JOB_RUN,		/* xe_sched_job_run (to the GuC) */
+	GPULAT_EV_XE_JOB_FREE,
+	GPULAT_EV_XE_JOB_TIMEDOUT,	/* the job hung */
+	GPULAT_EV_XE_JOB_SET_ERROR,
+	GPULAT_EV_XE_JOB_BAN,
+	GPULAT_EV_XE_HW_FENCE_CREATE,
+	GPULAT_EV_XE_HW_FENCE_SIGNAL,
+	GPULAT_EV_XE_HW_FENCE_TRY_SIGNAL,
+	GPULAT_EV_XE_EXEC_QUEUE,	/* xe_exec_queue_* (value: which, GPULAT_XEQ_*) */
+	GPULAT_EV__GPU_LAST = GPULAT_EV_XE_EXEC_QUEUE,	/* QUEUE..here: GPU events */
 	GPULAT_EV_IRQ_ENTRY,	/* irq:irq_handler_entry */
 	GPULAT_EV_IRQ_EXIT,
 	GPULAT_EV_SOFTIRQ_ENTRY,
@@ -89,6 +114,8 @@ enum gpulat_kind {
 };
 
 const char *gpulat_kind_name(enum gpulat_kind kind);
+/* events of this kind open or complete jobs (drm_sched, amdgpu, i915 requests) */
+bool gpulat_kind_makes_jobs(enum gpulat_kind kind);
 
 /* Which optional members of struct gpulat_event are valid. */
 enum {
@@ -103,6 +130,17 @@ enum {
 	GPULAT_EVF_HARDIRQ	= 1 << 8,	/* common_flags: in hard IRQ */
 	GPULAT_EVF_SOFTIRQ	= 1 << 9,
 	GPULAT_EVF_RING_PTR	= 1 << 10,	/* ring is "0x..." of a const char * */
+	GPULAT_EVF_GUC		= 1 << 11,	/* guc_id (xe) */
+};
+
+/* gpulat_event.value of GPULAT_EV_XE_EXEC_QUEUE: the xe_exec_queue_* event */
+enum gpulat_xe_queue_ev {
+	GPULAT_XEQ_OTHER = 0,
+	GPULAT_XEQ_CREATE,
+	GPULAT_XEQ_SUBMIT,
+	GPULAT_XEQ_KILL,
+	GPULAT_XEQ_RESET,
+	GPULAT_XEQ_DESTROY,
 	/* display events (bits kept apart from the GPU ones above) */
 	GPULAT_EVF_VBL_TIME	= 1 << 20,	/* vbl_time: drm_vblank_event `time` */
 	GPULAT_EVF_VBL_HIGH_PREC = 1 << 21,	/* high_prec was true */
@@ -144,7 +182,11 @@ struct gpulat_event {
 	int		prev_pid;	/* sched_switch */
 	int		next_pid;	/* sched_switch, sched_waking target */
 	long		prev_state;
-	uint64_t	value;		/* cpu_frequency state (kHz); its cpu_id in @irq */
+	uint64_t	value;		/* cpu_frequency state (kHz); its cpu_id in @irq;
+					 * i915: flags / prio / completed; xe: fence error;
+					 * xe exec queue: GPULAT_XEQ_* */
+	uint32_t	guc_id;		/* xe: exec queue (GPULAT_EVF_GUC) */
+	uint32_t	lrc_seqno;	/* xe: per-LRC hardware seqno */
 	/* several traces merged (gpulat_reader): index of the file, 0 otherwise.
 	 * Jobs never link across files (keys include it). */
 	int		file;
@@ -296,7 +338,29 @@ struct gpulat_job {
 	/* <= 5.18: the "0x..." address label the trace holds for the ring,
 	 * NULL otherwise (gpulat-ring.h) */
 	const char	*ring_ptr;
+	unsigned int	timing;		/* GPULAT_TIMING_*: how the stage times were got */
+	unsigned int	hang;		/* GPULAT_HANG_*: driver hang reports (xe) */
 };
+
+/*
+ * gpulat_job.timing. Without a flag a stage time is the CPU-side event of
+ * that stage, and start_ts is inferred from the ring FIFO (max(run, previous
+ * done)), as gpuvis and Perfetto do.
+ */
+#define GPULAT_TIMING_START_HW	(1u << 0)	/* start_ts measured: i915_request_in */
+#define GPULAT_TIMING_DONE_LATE	(1u << 1)	/* done_ts from i915_request_retire:
+						 * an upper bound, not the completion */
+#define GPULAT_TIMING_NO_RUN	(1u << 2)	/* the driver traces no run stage
+						 * (i915 without LOW_LEVEL): wait unknown */
+
+/* "measured" or "inferred" (start_ts), "exact", "late" (done_ts) */
+const char *gpulat_timing_start(const struct gpulat_job *job);
+const char *gpulat_timing_done(const struct gpulat_job *job);
+
+/* gpulat_job.hang: what the driver reported about the job (xe, 6.8+) */
+#define GPULAT_HANG_TIMEDOUT	(1u << 0)	/* xe_sched_job_timedout */
+#define GPULAT_HANG_ERROR	(1u << 1)	/* xe_sched_job_set_error */
+#define GPULAT_HANG_BANNED	(1u << 2)	/* xe_sched_job_ban */
 
 struct gpulat_tracker;
 

@@ -871,11 +871,57 @@ static void test_fuzz(void **state)
 	tep_free(tep);
 }
 
+
+/* the real i915 and xe formats of Debian's 6.1 / 6.12 kernels, by field name */
+static void test_i915_xe_real(void **state)
+{
+	struct tep_handle *tep = new_tep();
+	struct gpulat_binding *b;
+	struct gpulat_event ev;
+	struct rb r;
+
+	(void)state;
+	load(tep, "linux-6.1-debian", "i915", "i915_request_add");
+	load(tep, "linux-6.1-debian", "i915", "i915_request_retire");
+	load(tep, "linux-6.1-debian", "i915", "i915_request_wait_begin");
+	load(tep, "linux-6.12-debian", "xe", "xe_sched_job_timedout");
+	load(tep, "linux-6.12-debian", "xe", "xe_hw_fence_signal");
+	load(tep, "linux-6.12-debian", "xe", "xe_exec_queue_reset");
+	b = gpulat_binding_new(tep);
+	assert_non_null(b);
+	assert_int_equal(gpulat_binding_problems(b), 0);
+	assert_int_equal(gpulat_binding_era(b), GPULAT_ERA_I915);
+	assert_true(gpulat_binding_has(b, GPULAT_EV_I915_ADD));
+	assert_true(gpulat_binding_has(b, GPULAT_EV_XE_JOB_TIMEDOUT));
+
+	/* i915_request_add (ID 1407): dev 1, engine 2:1 (vcs1), ctx, seqno */
+	rb_init(&r, 1407, 55, 36);
+	rb_u32(&r, 8, 1);
+	rb_u64(&r, 16, 0x123456789ULL);
+	rb_u32(&r, 24, 2 | (1u << 16));
+	rb_u32(&r, 28, 4242);
+	assert_int_equal(decode(b, &r, 10, 1, &ev), 1);
+	assert_int_equal(ev.kind, GPULAT_EV_I915_ADD);
+	assert_string_equal(ev.dev, "card1");
+	assert_string_equal(ev.ring, "vcs1");
+	assert_int_equal(ev.ctx, 0x123456789ULL);
+	assert_int_equal(ev.seqno, 4242);
+	assert_false(ev.flags & GPULAT_EVF_FENCE32);
+
+	/* unknown engine class: numbers kept */
+	rb_u32(&r, 24, 9);
+	assert_int_equal(decode(b, &r, 11, 1, &ev), 1);
+	assert_string_equal(ev.ring, "class9:0");
+	gpulat_binding_free(b);
+	tep_free(tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_617),
 		cmocka_unit_test(test_legacy_61),
+		cmocka_unit_test(test_i915_xe_real),
 		cmocka_unit_test(test_data_loc_out_of_record),
 		cmocka_unit_test(test_missing_field),
 		cmocka_unit_test(test_name_pointer),

@@ -834,6 +834,139 @@ static void test_reused_name_buffer(void **state)
 	gpulat_tracker_free(t);
 }
 
+
+/* i915 request events (lib/track-i915.c) */
+static void i915ev(struct gpulat_tracker *t, enum gpulat_kind k, uint64_t ts, int cpu,
+		   const char *ring, uint64_t ctx, uint64_t seqno, uint64_t value)
+{
+	struct gpulat_event ev = {
+		.ts = ts, .cpu = cpu, .pid = 300, .kind = k, .flags = GPULAT_EVF_FENCE,
+		.dev = "card0", .ring = ring, .comm = "glxgears", .ctx = ctx,
+		.seqno = seqno, .value = value,
+	};
+
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+}
+
+static void i915sig(struct gpulat_tracker *t, uint64_t ts, uint64_t ctx, uint64_t seqno)
+{
+	struct gpulat_event ev = {
+		.ts = ts, .cpu = 0, .kind = GPULAT_EV_FENCE_SIGNALED, .dev = "",
+		.driver = "i915", .timeline = "rcs0",
+		.flags = GPULAT_EVF_FENCE | GPULAT_EVF_FENCE32,
+		.ctx = ctx & 0xffffffff, .seqno = seqno,
+	};
+
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+}
+
+/*
+ * Without LOW_LEVEL tracepoints: queue = add, done = the fence signal, no run,
+ * start inferred from the engine FIFO; emitted at retire.
+ */
+static void test_i915_basic(void **state)
+{
+	struct gpulat_tracker *t;
+	const struct gpulat_job *a, *b;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_I915, true);
+	i915ev(t, GPULAT_EV_I915_ADD, 1000, 1, "rcs0", 0x100000001ULL, 7, 0);
+	i915ev(t, GPULAT_EV_I915_ADD, 1500, 1, "rcs0", 0x100000001ULL, 8, 0);
+	i915sig(t, 5000, 0x100000001ULL, 7);
+	i915sig(t, 9000, 0x100000001ULL, 8);
+	assert_int_equal(g.n, 0);	/* held until retire */
+	i915ev(t, GPULAT_EV_I915_RETIRE, 9500, 2, "rcs0", 0x100000001ULL, 8, 0);
+	i915ev(t, GPULAT_EV_I915_RETIRE, 9600, 2, "rcs0", 0x100000001ULL, 7, 0);
+	gpulat_tracker_flush(t, 10000);
+	assert_int_equal(g.n, 2);
+	a = by_seqno(&g, 7);
+	b = by_seqno(&g, 8);
+	assert_string_equal(a->dev, "card0");
+	assert_string_equal(a->ring, "rcs0");
+	assert_string_equal(a->comm, "glxgears");
+	assert_int_equal(a->ctx, 0x100000001ULL);
+	assert_int_equal(a->status, GPULAT_JOB_COMPLETE);
+	assert_int_equal(a->ts[GPULAT_ST_QUEUE], 1000);
+	assert_int_equal(a->ts[GPULAT_ST_RUN], NONE);
+	assert_int_equal(a->ts[GPULAT_ST_DONE], 5000);
+	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 5000);
+	assert_int_equal(a->start_ts, 1000);
+	assert_int_equal(a->exec, 4000);
+	assert_int_equal(a->wait, NONE);
+	assert_int_equal(a->dep_wait, NONE);
+	assert_string_equal(gpulat_timing_start(a), "inferred");
+	assert_string_equal(gpulat_timing_done(a), "exact");
+	assert_true(a->timing & GPULAT_TIMING_NO_RUN);
+	/* FIFO: b starts when a is done */
+	assert_int_equal(b->start_ts, 5000);
+	assert_int_equal(b->exec, 4000);
+	assert_int_equal(b->total, 7500);
+	gpulat_tracker_free(t);
+}
+
+/*
+ * LOW_LEVEL: submit = run, in = measured start (even when the FIFO guess
+ * differs), out with completed=0 is a preemption, completed=1 the done. A
+ * request added on a virtual engine runs on the physical one of its "in".
+ */
+static void test_i915_lowlevel(void **state)
+{
+	struct gpulat_tracker *t;
+	const struct gpulat_job *a;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_I915, true);
+	i915ev(t, GPULAT_EV_I915_ADD, 1000, 1, "vcs0", 55, 3, 0);
+	i915ev(t, GPULAT_EV_I915_SUBMIT, 1200, 3, "vcs0", 55, 3, 0);
+	i915ev(t, GPULAT_EV_I915_IN, 1300, 0, "vcs1", 55, 3, 0);
+	i915ev(t, GPULAT_EV_I915_OUT, 2000, 0, "vcs1", 55, 3, 0);	/* preempted */
+	i915ev(t, GPULAT_EV_I915_IN, 2500, 0, "vcs1", 55, 3, 0);
+	i915ev(t, GPULAT_EV_I915_OUT, 4000, 0, "vcs1", 55, 3, 1);
+	i915sig(t, 4010, 55, 3);
+	i915ev(t, GPULAT_EV_I915_RETIRE, 6000, 2, "vcs0", 55, 3, 0);
+	assert_int_equal(g.n, 1);
+	a = &g.j[0];
+	assert_string_equal(a->ring, "vcs1");
+	assert_int_equal(a->ts[GPULAT_ST_RUN], 1200);
+	assert_int_equal(a->start_ts, 1300);
+	assert_int_equal(a->ts[GPULAT_ST_DONE], 4000);
+	assert_int_equal(a->ts[GPULAT_ST_SIGNAL], 4010);
+	assert_int_equal(a->wait, 200);
+	assert_int_equal(a->hw_queue, 100);
+	assert_int_equal(a->exec, 2700);
+	assert_string_equal(gpulat_timing_start(a), "measured");
+	assert_false(a->timing & GPULAT_TIMING_NO_RUN);
+	assert_int_equal(a->status, GPULAT_JOB_COMPLETE);
+	gpulat_tracker_free(t);
+}
+
+/* no fence signal traced: done from the retire, marked late */
+static void test_i915_retire_late(void **state)
+{
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_I915, false);
+	i915ev(t, GPULAT_EV_I915_ADD, 1000, 1, "bcs0", 9, 1, 0);
+	i915ev(t, GPULAT_EV_I915_RETIRE, 30000, 1, "bcs0", 9, 1, 0);
+	/* a retire of a request added before the trace: an orphan */
+	i915ev(t, GPULAT_EV_I915_RETIRE, 31000, 1, "bcs0", 9, 0, 0);
+	/* added, never done: incomplete at the end */
+	i915ev(t, GPULAT_EV_I915_ADD, 32000, 1, "bcs0", 9, 2, 0);
+	gpulat_tracker_flush(t, 40000);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(by_seqno(&g, 1)->ts[GPULAT_ST_DONE], 30000);
+	assert_string_equal(gpulat_timing_done(by_seqno(&g, 1)), "late");
+	assert_int_equal(by_seqno(&g, 1)->status, GPULAT_JOB_COMPLETE);
+	assert_int_equal(by_seqno(&g, 0)->status, GPULAT_JOB_ORPHAN);
+	assert_int_equal(by_seqno(&g, 2)->status, GPULAT_JOB_INCOMPLETE);
+	gpulat_tracker_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -859,6 +992,9 @@ int main(void)
 		cmocka_unit_test(test_max_open),
 		cmocka_unit_test(test_job_recycling),
 		cmocka_unit_test(test_reused_name_buffer),
+		cmocka_unit_test(test_i915_basic),
+		cmocka_unit_test(test_i915_lowlevel),
+		cmocka_unit_test(test_i915_retire_late),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -457,6 +457,16 @@ static void check_job(struct check *c, json_object *tj, struct ojob *o, bool aff
 	if (strcmp(jstr(tj, "ring_label"), j->ring_ptr ? j->ring_ptr : j->ring))
 		bad(c, "%s ring: truth '%s', ours '%s'", name, jstr(tj, "ring_label"),
 		    j->ring_ptr ? j->ring_ptr : j->ring);
+	/* measured or inferred stage times (absent from older truth files) */
+	if (jstr(tj, "start_timing") && j->ts[GPULAT_ST_DONE] != NONE) {
+		c->compared++;
+		if (strcmp(jstr(tj, "start_timing"), gpulat_timing_start(j)))
+			bad(c, "%s start timing: truth %s, ours %s", name,
+			    jstr(tj, "start_timing"), gpulat_timing_start(j));
+		if (strcmp(jstr(tj, "done_timing"), gpulat_timing_done(j)))
+			bad(c, "%s done timing: truth %s, ours %s", name,
+			    jstr(tj, "done_timing"), gpulat_timing_done(j));
+	}
 	/* pointer labels get their name from the fence timelines */
 	c->compared++;
 	tring = jstr(tj, "ring") ? jstr(tj, "ring") : "";
@@ -626,7 +636,8 @@ static int check_truth(const char *dat, const char *truth_path)
 		return 1;
 	}
 	era = jstr(tr, "era");
-	e617 = era && !strcmp(era, "6.17+");
+	/* i915 requests are keyed like 6.17+ jobs: (dev, fence ctx:seqno) */
+	e617 = era && (!strcmp(era, "6.17+") || !strcmp(era, "i915"));
 	dma_fence = jbool(jget(tr, "options"), "dma_fence");
 	if (!era || strcmp(era, gpulat_era_name(r.era)))
 		bad(&c, "era: truth %s, ours %s", era, gpulat_era_name(r.era));
