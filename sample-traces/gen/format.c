@@ -36,6 +36,12 @@ static const struct ev_src ev_src[EV_COUNT] = {
 	[EV_AMD_CS]		= { "amdgpu", "amdgpu_cs_ioctl", "amdgpu_cs_ioctl", true },
 	[EV_AMD_RUN]		= { "amdgpu", "amdgpu_sched_run_job", "amdgpu_sched_run_job", true },
 	[EV_AMD_IV]		= { "amdgpu", "amdgpu_iv", "amdgpu_iv", true },
+	/* i915 exists only in the i915 era; no 6.17 names */
+	[EV_I915_ADD]		= { "i915", "i915_request_add", NULL, true },
+	[EV_I915_SUBMIT]	= { "i915", "i915_request_submit", NULL, true },
+	[EV_I915_IN]		= { "i915", "i915_request_in", NULL, true },
+	[EV_I915_OUT]		= { "i915", "i915_request_out", NULL, true },
+	[EV_I915_RETIRE]	= { "i915", "i915_request_retire", NULL, true },
 	[EV_SCHED_SWITCH]	= { "sched", "sched_switch", "sched_switch", false },
 	[EV_SCHED_WAKING]	= { "sched", "sched_waking", "sched_waking", false },
 	[EV_IRQ_ENTRY]		= { "irq", "irq_handler_entry", "irq_handler_entry", false },
@@ -59,6 +65,7 @@ static const char *system_dir(const char *system, const struct gen_scenario *sc)
 		case ERA_57:	return "derived/5.7-5.18";
 		case ERA_519:	return "linux-6.1-debian";
 		case ERA_617:	return "linux-6.17";
+		case ERA_I915:	break;	/* no drm_sched */
 		}
 	}
 	if (!strcmp(system, "dma_fence"))
@@ -69,7 +76,22 @@ static const char *system_dir(const char *system, const struct gen_scenario *sc)
 	/* real drm vblank formats (identical layouts in both kernels) */
 	if (!strcmp(system, "drm"))
 		return sc->era == ERA_617 ? "linux-6.12-debian" : "linux-6.1-debian";
+	if (!strcmp(system, "i915"))
+		return "linux-6.1-debian";
 	return HOST_DIR;
+}
+
+/* the LOW_LEVEL i915 events: no distribution kernel has them (derived) */
+static bool i915_lowlevel(int ev)
+{
+	return ev == EV_I915_SUBMIT || ev == EV_I915_IN || ev == EV_I915_OUT;
+}
+
+static const char *event_dir(int ev, const struct gen_scenario *sc)
+{
+	if (i915_lowlevel(ev))
+		return "derived/i915-lowlevel";
+	return system_dir(ev_src[ev].system, sc);
 }
 
 static bool system_used(const char *system, const struct gen_scenario *sc)
@@ -80,6 +102,11 @@ static bool system_used(const char *system, const struct gen_scenario *sc)
 		return sc->amdgpu;
 	if (!strcmp(system, "drm"))
 		return sc->ncrtcs > 0;
+	if (!strcmp(system, "i915"))
+		return sc->era == ERA_I915;
+	/* i915 does not use drm_sched */
+	if (!strcmp(system, "gpu_scheduler"))
+		return sc->era != ERA_I915;
 	return true;
 }
 
@@ -176,8 +203,10 @@ int gen_formats_load(struct gen_formats *f, const char *fmt_dir,
 			continue;
 		if (i == EV_SCHED_RUN && sc->era == ERA_PRE57)
 			continue;
+		if (i915_lowlevel(i) && !sc->i915_ll)
+			continue;
 		if (asprintf(&path, "%s/%s/%s/%s/format", fmt_dir,
-			     system_dir(e->system, sc), e->system, name) < 0)
+			     event_dir(i, sc), e->system, name) < 0)
 			return -ENOMEM;
 		f->ev[i] = format_parse(path, e->system);
 		if (!f->ev[i]) {
@@ -186,7 +215,7 @@ int gen_formats_load(struct gen_formats *f, const char *fmt_dir,
 			return -ENOENT;
 		}
 		f->ev[i]->gpu = e->gpu;
-		f->src_dir[i] = system_dir(e->system, sc);
+		f->src_dir[i] = event_dir(i, sc);
 		free(path);
 	}
 	return 0;
@@ -294,7 +323,7 @@ int gen_fakedir_create(const struct gen_formats *f, const char *dir,
 		       const char *cmdlines)
 {
 	static const char *const systems[] = {
-		"gpu_scheduler", "dma_fence", "amdgpu", "sched", "irq", "power", "drm",
+		"gpu_scheduler", "dma_fence", "amdgpu", "sched", "irq", "power", "drm", "i915",
 	};
 	char *events, *p;
 	unsigned int i;
@@ -313,17 +342,24 @@ int gen_fakedir_create(const struct gen_formats *f, const char *dir,
 	for (i = 0; !ret && i < sizeof(systems) / sizeof(systems[0]); i++) {
 		int e;
 
-		/* copy the whole system from where its used formats came from */
-		for (e = 0; e < EV_COUNT; e++)
-			if (f->ev[e] && !strcmp(f->ev[e]->system, systems[i]))
-				break;
-		if (e == EV_COUNT)
-			continue;
-		if (asprintf(&p, "%s/%s/%s", f->fmt_dir, f->src_dir[e],
-			     systems[i]) < 0)
-			return -ENOMEM;
-		ret = copy_system(p, events, systems[i]);
-		free(p);
+		/*
+		 * copy the whole system from where its used formats came from
+		 * (i915: the real capture, then the derived LOW_LEVEL events)
+		 */
+		const char *done_dir = NULL;
+
+		for (e = 0; !ret && e < EV_COUNT; e++) {
+			if (!f->ev[e] || strcmp(f->ev[e]->system, systems[i]))
+				continue;
+			if (done_dir && !strcmp(done_dir, f->src_dir[e]))
+				continue;
+			if (asprintf(&p, "%s/%s/%s", f->fmt_dir, f->src_dir[e],
+				     systems[i]) < 0)
+				return -ENOMEM;
+			ret = copy_system(p, events, systems[i]);
+			free(p);
+			done_dir = f->src_dir[e];
+		}
 	}
 	if (!ret) {
 		static const char *const hdr[] = { "header_page", "header_event" };

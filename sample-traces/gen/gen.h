@@ -32,6 +32,7 @@ enum gen_era {
 	ERA_57,			/* 5.7-5.18: + drm_run_job, const char *name */
 	ERA_519,		/* 5.19-6.16: __data_loc name */
 	ERA_617,		/* 6.17+: stable uAPI events */
+	ERA_I915,		/* i915 requests, no gpu_scheduler (lib/track-i915.c) */
 };
 
 struct gen_dev_cfg {
@@ -130,6 +131,10 @@ struct gen_scenario {
 	int		nlost;
 	struct gen_lost_cfg	lost[GEN_MAX_LOST];
 	uint64_t	seqno_start;	/* first entity seqno (seqno-wrap) */
+	/* i915: CONFIG_DRM_I915_LOW_LEVEL_TRACEPOINTS (submit, in, out); the
+	 * hardware starts a request ctxsw_min..max after the engine is free */
+	bool		i915_ll;
+	uint64_t	ctxsw_min, ctxsw_max;
 	struct gen_diag_cfg diag;
 	int		ncrtcs;
 	struct gen_crtc_cfg	crtcs[GEN_MAX_CRTCS];
@@ -174,6 +179,11 @@ enum gen_ev {
 	EV_AMD_CS,
 	EV_AMD_RUN,
 	EV_AMD_IV,
+	EV_I915_ADD,		/* i915_request_add */
+	EV_I915_SUBMIT,		/* LOW_LEVEL */
+	EV_I915_IN,		/* LOW_LEVEL */
+	EV_I915_OUT,		/* LOW_LEVEL */
+	EV_I915_RETIRE,
 	EV_SCHED_SWITCH,
 	EV_SCHED_WAKING,
 	EV_IRQ_ENTRY,
@@ -287,6 +297,8 @@ struct gen_job {
 	uint64_t	ctx, seqno;	/* finished fence */
 	uint64_t	dur;
 	uint64_t	queue_ts, run_ts, done_ts, signal_ts;
+	uint64_t	start_ts;	/* i915 LOW_LEVEL: i915_request_in */
+	uint64_t	retire_ts;	/* i915_request_retire */
 	uint64_t	signaled_at;	/* when signalled (traced or not) */
 	uint64_t	hw_seqno;	/* amdgpu hardware fence, set at run */
 	int8_t		queue_cpu, run_cpu, done_cpu, signal_cpu;
@@ -348,7 +360,7 @@ struct gen_proc {
 
 enum gen_act {
 	ACT_SUBMIT, ACT_SCHED, ACT_DONE, ACT_SIGNAL, ACT_DESTROY,
-	ACT_WAIT_START, ACT_WAIT_END, ACT_BG, ACT_DIAG, ACT_VBLANK,
+	ACT_WAIT_START, ACT_WAIT_END, ACT_BG, ACT_DIAG, ACT_VBLANK, ACT_HW_IN,
 };
 
 struct gen_action {
@@ -472,6 +484,11 @@ void gpu_emit_amd_job(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 void gpu_emit_hw_fence(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 		       int cpu, int pid, uint8_t flags, uint64_t *t);
 void gpu_emit_iv(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_t *t);
+/* i915: i915_request_in / _out / _retire (add and submit are the queue and run) */
+bool gpu_emit_i915(struct gen_sim *s, enum gen_ev ev, struct gen_job *j, int cpu, int pid,
+		   uint8_t flags, uint64_t *t, uint64_t *ts);
+/* the era traces a run stage (not pre-5.7, not i915 without LOW_LEVEL) */
+bool gen_has_run(const struct gen_scenario *sc);
 
 /* background.c */
 void bg_init(struct gen_sim *s);

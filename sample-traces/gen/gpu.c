@@ -3,6 +3,9 @@
  * The GPU events of one job stage, with the field values the kernel of the
  * scenario's era would record (gpu_scheduler, dma_fence, amdgpu).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "gen.h"
 
 #define STEP_MIN	120
@@ -84,9 +87,65 @@ static bool emit_job_class(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 	}
 }
 
+/* i915 engine uabi class from its name (intel_engine_user.c: rcs bcs vcs vecs ccs) */
+static void i915_engine(const char *name, uint64_t *cls, uint64_t *inst)
+{
+	static const char *const cl[] = { "rcs", "bcs", "vcs", "vecs", "ccs" };
+	unsigned int i;
+
+	*cls = 0;
+	*inst = 0;
+	for (i = 0; i < sizeof(cl) / sizeof(cl[0]); i++) {
+		size_t n = strlen(cl[i]);
+
+		if (!strncmp(name, cl[i], n) && name[n] >= '0' && name[n] <= '9') {
+			*cls = i;
+			*inst = strtoull(name + n, NULL, 10);
+			return;
+		}
+	}
+}
+
+/* i915_request_add / _submit / _retire (class i915_request), _in, _out */
+bool gpu_emit_i915(struct gen_sim *s, enum gen_ev ev, struct gen_job *j, int cpu, int pid,
+		   uint8_t flags, uint64_t *t, uint64_t *ts)
+{
+	uint64_t cls, inst;
+	/* dev: the DRM primary minor of the device ("card0") */
+	uint64_t dev = strtoull(dev_name(s, j) + 4, NULL, 10);
+	struct gen_fval v[] = {
+		FV_NUM("dev", dev),
+		FV_NUM("ctx", j->ctx),
+		FV_NUM("class", 0),
+		FV_NUM("instance", 0),
+		FV_NUM("seqno", (uint32_t)j->seqno),
+		FV_NUM("tail", (j->seqno * 64) & 0x3fff),
+		FV_NUM("prio", 0),
+	};
+	int nv = 6;
+
+	i915_engine(ring_cfg(s, j)->name, &cls, &inst);
+	v[2].num = cls;
+	v[3].num = inst;
+	if (ev == EV_I915_IN) {
+		v[5] = (struct gen_fval)FV_NUM("port", 0);
+		nv = 7;
+	} else if (ev == EV_I915_OUT) {
+		v[5] = (struct gen_fval)FV_NUM("completed", 1);
+	}
+	if (!s->fmts->ev[ev]) {
+		if (ts)
+			*ts = GEN_NONE;
+		return false;
+	}
+	return emit_at(s, ev, cpu, pid, flags, v, nv, t, ts);
+}
+
 bool gpu_emit_queue(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 		    uint64_t *t, uint64_t *ts)
 {
+	if (s->sc->era == ERA_I915)
+		return gpu_emit_i915(s, EV_I915_ADD, j, cpu, pid, 0, t, ts);
 	return emit_job_class(s, EV_SCHED_JOB, j, cpu, pid,
 			      s->ents[j->entity].count, s->rings[j->ring].hw_count,
 			      t, ts);
@@ -95,6 +154,9 @@ bool gpu_emit_queue(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 bool gpu_emit_run(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 		  uint64_t *t, uint64_t *ts)
 {
+	/* without LOW_LEVEL i915 traces nothing when a request is submitted */
+	if (s->sc->era == ERA_I915)
+		return gpu_emit_i915(s, EV_I915_SUBMIT, j, cpu, pid, 0x10, t, ts);
 	return emit_job_class(s, EV_SCHED_RUN, j, cpu, pid,
 			      s->ents[j->entity].count, s->rings[j->ring].hw_count,
 			      t, ts);
@@ -103,6 +165,9 @@ bool gpu_emit_run(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 bool gpu_emit_done(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 		   uint64_t *t, uint64_t *ts)
 {
+	/* i915 LOW_LEVEL: off the hardware, completed (execlists CSB, irq) */
+	if (s->sc->era == ERA_I915)
+		return gpu_emit_i915(s, EV_I915_OUT, j, cpu, pid, 0x09, t, ts);
 	if (s->sc->era == ERA_617) {
 		struct gen_fval v[] = {
 			FV_NUM("fence_context", j->ctx),
@@ -146,7 +211,8 @@ void gpu_emit_wait_deps(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 {
 	int i;
 
-	for (i = 0; i < j->ndeps; i++) {
+	/* i915 traces no dependencies */
+	for (i = 0; s->sc->era != ERA_I915 && i < j->ndeps; i++) {
 		const struct gen_job *d = &s->jobs[j->deps[i]];
 
 		if (s->sc->era == ERA_617) {
@@ -184,7 +250,8 @@ bool gpu_emit_fence(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 			(ev == EV_FENCE_DESTROY || ev == EV_FENCE_WAIT_START ||
 			 ev == EV_FENCE_WAIT_END);
 	struct gen_fval v[] = {
-		FV_STR("driver", detached ? "detached-driver" : "drm_sched"),
+		FV_STR("driver", detached ? "detached-driver" :
+				 s->sc->era == ERA_I915 ? "i915" : "drm_sched"),
 		FV_STR("timeline", detached ? "signaled-timeline" : ring_cfg(s, j)->name),
 		FV_NUM("context", (uint32_t)(finished ? j->ctx : j->ctx - 1)),
 		FV_NUM("seqno", (uint32_t)j->seqno),
@@ -202,6 +269,11 @@ bool gpu_emit_fence(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 void gpu_emit_init(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 		   uint64_t *t)
 {
+	/* i915: one fence per request (__i915_request_create) */
+	if (s->sc->era == ERA_I915) {
+		gpu_emit_fence(s, EV_FENCE_INIT, j, true, cpu, pid, 0, t, NULL);
+		return;
+	}
 	gpu_emit_fence(s, EV_FENCE_INIT, j, false, cpu, pid, 0, t, NULL);
 	gpu_emit_fence(s, EV_FENCE_INIT, j, true, cpu, pid, 0, t, NULL);
 }

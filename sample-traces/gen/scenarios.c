@@ -106,6 +106,21 @@
 	.bg_ratio_pct = 350, .free_min = US(200), .free_max = MS(2),	\
 	.mono_clock = true
 
+/*
+ * i915 (no drm_sched): the desktop on an Intel iGPU, engines named as i915
+ * names them; requests retire 0.2-20 ms after completion.
+ */
+#define I915(nm, ll, ds)						\
+	.name = nm, .desc = ds, .era = ERA_I915, .dma_fence = true, .cpus = 4,	\
+	.i915_ll = ll, .ctxsw_min = US(2), .ctxsw_max = US(9),		\
+	.duration = MS(800), .tail = MS(40), .ndevs = 1,		\
+	.devs = { { "card0", 0, 145, 3 } },				\
+	.nrings = 3, .rings = { RING("rcs0", 0, 2, US(1500), US(5000)),	\
+				RING("bcs0", 0, 2, US(200), US(1200)),	\
+				RING("vcs0", 0, 2, US(300), US(900)) },	\
+	.nprocs = 3, .procs = { DESKTOP_PROCS }, .bg_ratio_pct = 300,	\
+	.free_min = US(200), .free_max = MS(20)
+
 static const struct gen_scenario scenarios[] = {
 	{ DESKTOP(ERA_519, "steady",
 		  "multi-ring desktop (gfx, comp, sdma0), 3 processes, 5.19-6.16 events") },
@@ -324,6 +339,10 @@ static const struct gen_scenario scenarios[] = {
 			  .start = MS(5) },
 		},
 	},
+	{ I915("i915", false,
+	       "i915 requests as a distribution kernel traces them: add, retire, dma_fence") },
+	{ I915("i915-ll", true,
+	       "i915 with CONFIG_DRM_I915_LOW_LEVEL_TRACEPOINTS: + submit, in (measured start), out") },
 };
 
 #define NSCENARIOS ((int)(sizeof(scenarios) / sizeof(scenarios[0])))
@@ -355,6 +374,15 @@ const char *gen_era_name(enum gen_era era)
 	case ERA_57:	return "5.7-5.18";
 	case ERA_519:	return "5.19-6.16";
 	case ERA_617:	return "6.17+";
+	case ERA_I915:	return "i915";
 	}
 	return "?";
+}
+
+/* the era traces a run stage: not pre-5.7, not i915 without LOW_LEVEL */
+bool gen_has_run(const struct gen_scenario *sc)
+{
+	if (sc->era == ERA_I915)
+		return sc->i915_ll;
+	return sc->era != ERA_PRE57;
 }

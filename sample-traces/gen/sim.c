@@ -206,6 +206,7 @@ static int job_create(struct gen_sim *s, int p, int r, uint64_t *t)
 		s->force_dur = 0;
 	}
 	j->queue_ts = j->run_ts = j->done_ts = j->signal_ts = GEN_NONE;
+	j->start_ts = j->retire_ts = GEN_NONE;
 	j->queue_cpu = j->run_cpu = j->done_cpu = j->signal_cpu = -1;
 	j->next = -1;
 	j->cause = s->dg.cause_now;
@@ -352,7 +353,25 @@ static void hw_start(struct gen_sim *s, int j)
 
 	if (hang && start >= s->t0 + hang)
 		return;			/* the ring hangs: never completes */
+	if (s->sc->era == ERA_I915 && s->sc->i915_ll) {
+		/* the context switch in: i915_request_in, then it runs */
+		start += rng_range(&s->rng, s->sc->ctxsw_min, s->sc->ctxsw_max);
+		heap_push(&s->heap, start, ACT_HW_IN, j);
+		return;
+	}
 	heap_push(&s->heap, start + J->dur, ACT_DONE, j);
+}
+
+/* i915 LOW_LEVEL: the request goes on the hardware (execlists CSB, softirq) */
+static void act_hw_in(struct gen_sim *s, int j, uint64_t now)
+{
+	struct gen_job *J = &s->jobs[j];
+	int cpu = dcfg(s, J->ring)->irq_cpu;
+	uint64_t t = now, ts;
+
+	gpu_emit_i915(s, EV_I915_IN, J, cpu, bg_current_pid(s, cpu), 0x10, &t, &ts);
+	J->start_ts = ts;
+	heap_push(&s->heap, ts + J->dur, ACT_DONE, j);
 }
 
 /* ready entity head with the oldest queue time, tracing deps on first look */
@@ -427,14 +446,21 @@ static void sched_run(struct gen_sim *s, int j, int cpu, int pid, uint64_t *t)
 		s->jobs[J->deps[i]].dep_refs--;
 
 	gpu_emit_run(s, J, cpu, pid, t, &ts);
-	J->run_ts = ts;
-	J->run_cpu = cpu;
-	if (s->last_dropped)
-		J->lost |= LOST_RUN;
+	if (ts == GEN_NONE) {
+		/* no run event in this era (i915 without LOW_LEVEL): the model's time */
+		J->run_ts = *t;
+	} else {
+		J->run_ts = ts;
+		J->run_cpu = cpu;
+		if (s->last_dropped)
+			J->lost |= LOST_RUN;
+	}
 	gpu_emit_amd_job(s, EV_AMD_RUN, J, cpu, pid, t);
 	J->hw_seqno = ++R->hw_seqno;
 	gpu_emit_hw_fence(s, EV_FENCE_INIT, J, cpu, pid, 0, t);
-	gpu_emit_fence(s, EV_FENCE_SIGNALED, J, false, cpu, pid, 0, t, NULL);
+	/* drm_sched's scheduled fence (i915 has none) */
+	if (s->sc->era != ERA_I915)
+		gpu_emit_fence(s, EV_FENCE_SIGNALED, J, false, cpu, pid, 0, t, NULL);
 	R->jobs_run++;
 	if (R->hw_head == j)
 		hw_start(s, j);
@@ -513,17 +539,25 @@ static void act_done(struct gen_sim *s, int j, uint64_t now)
 	if (s->sc->diag.kind && diag_done_delay(s, j, now))
 		return;			/* handled late: an interrupt storm */
 	/* the interrupt starts a little before the scheduler's done event */
-	bg_irq_entry(s, cpu, d->irq, "amdgpu", &t);
+	bg_irq_entry(s, cpu, d->irq, s->sc->era == ERA_I915 ? "i915" : "amdgpu", &t);
 	J->irq_ts = s->cpu_last[cpu];
 	gpu_emit_iv(s, J, cpu, pid, &t);
 	gpu_emit_hw_fence(s, EV_FENCE_SIGNALED, J, cpu, pid, 0x09, &t);
 	if (t < now)
 		t = now;
-	gpu_emit_done(s, J, cpu, pid, &t, &ts);
+	if (s->sc->era == ERA_I915 && !s->sc->i915_ll) {
+		/* no i915_request_out: the request fence's signal is the done */
+		signal_job(s, j, cpu, pid, 0x09, &t);
+		ts = J->signal_ts != GEN_NONE ? J->signal_ts : J->signaled_at;
+		if (J->lost & LOST_SIGNAL)
+			J->lost |= LOST_DONE;
+	} else {
+		gpu_emit_done(s, J, cpu, pid, &t, &ts);
+		if (s->last_dropped)
+			J->lost |= LOST_DONE;
+	}
 	J->done_ts = ts;
 	J->done_cpu = cpu;
-	if (s->last_dropped)
-		J->lost |= LOST_DONE;
 	R->hw_head = J->next;
 	if (R->hw_head < 0)
 		R->hw_tail = -1;
@@ -531,7 +565,9 @@ static void act_done(struct gen_sim *s, int j, uint64_t now)
 	R->hw_count--;
 	R->last_done = ts;
 	R->jobs_done++;
-	if (s->sc->signal_ooo && (R->jobs_done & 1))
+	if (s->sc->era == ERA_I915 && !s->sc->i915_ll)
+		;	/* signalled above */
+	else if (s->sc->signal_ooo && (R->jobs_done & 1))
 		heap_push(&s->heap, ts + rng_range(&s->rng, US(30), US(60)), ACT_SIGNAL, j);
 	else {
 		t = ts + rng_range(&s->rng, US(1), US(3));
@@ -566,7 +602,12 @@ static void act_destroy(struct gen_sim *s, int j, uint64_t now)
 		return;
 	}
 	run_worker(s, J->ring, &t);
-	gpu_emit_fence(s, EV_FENCE_DESTROY, J, false, cpu, R->worker_pid, 0, &t, NULL);
+	if (s->sc->era == ERA_I915) {
+		/* i915_request_retire, then the request's fence goes */
+		gpu_emit_i915(s, EV_I915_RETIRE, J, cpu, R->worker_pid, 0, &t, &J->retire_ts);
+	} else {
+		gpu_emit_fence(s, EV_FENCE_DESTROY, J, false, cpu, R->worker_pid, 0, &t, NULL);
+	}
 	gpu_emit_fence(s, EV_FENCE_DESTROY, J, true, cpu, R->worker_pid, 0, &t, NULL);
 	gpu_emit_hw_fence(s, EV_FENCE_DESTROY, J, cpu, R->worker_pid, 0, &t);
 	bg_switch_idle(s, cpu, &t);
@@ -628,6 +669,7 @@ static void dispatch(struct gen_sim *s, const struct gen_action *a)
 	case ACT_WAIT_END:	act_wait_end(s, a->arg, a->t); break;
 	case ACT_DIAG:		diag_act(s, a->arg, a->t); break;
 	case ACT_VBLANK:	frames_vblank(s, a->arg, a->t); break;
+	case ACT_HW_IN:		act_hw_in(s, a->arg, a->t); break;
 	case ACT_BG:
 		bg_step(s, a->arg, a->t);
 		heap_push(&s->heap, a->t + rng_exp(&s->rng, s->bg_mean), ACT_BG, a->arg);

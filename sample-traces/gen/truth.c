@@ -62,7 +62,13 @@ static uint64_t diff(uint64_t a, uint64_t b)
 
 static bool has_run(const struct gen_sim *s)
 {
-	return s->sc->era != ERA_PRE57;
+	return gen_has_run(s->sc);
+}
+
+/* i915 LOW_LEVEL traces i915_request_in: start_ts is measured, not inferred */
+static bool start_measured(const struct gen_sim *s)
+{
+	return s->sc->era == ERA_I915 && s->sc->i915_ll;
 }
 
 /*
@@ -89,7 +95,8 @@ static void ring_label(const struct gen_sim *s, int r, char *buf, size_t len)
 
 static const char *ring_dev(const struct gen_sim *s, int r)
 {
-	return s->sc->era == ERA_617 ? s->sc->devs[s->sc->rings[r].dev].name : "";
+	return s->sc->era == ERA_617 || s->sc->era == ERA_I915 ?
+	       s->sc->devs[s->sc->rings[r].dev].name : "";
 }
 
 /* ---- per-job metrics ---- */
@@ -100,6 +107,9 @@ static uint64_t dep_wait(const struct gen_sim *s, const struct gen_job *j,
 	uint64_t sig = 0, queue = V_QUEUE(j);
 	int i;
 
+	/* i915 traces no dependencies: unknown, not zero */
+	if (s->sc->era == ERA_I915)
+		return GEN_NONE;
 	if (!j->ndeps)
 		return 0;
 	if (queue == GEN_NONE)
@@ -177,6 +187,8 @@ static void compute_starts(struct truth_ctx *c)
 			/* the previous done the trace shows; none if the run is lost */
 			c->m[done[i]].start = from == GEN_NONE ? GEN_NONE :
 					      from > prev ? from : prev;
+			if (start_measured(s))
+				c->m[done[i]].start = J->start_ts;
 			prev = J->done_ts;
 		}
 	}
@@ -212,7 +224,7 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 	int j = c->order[idx];
 	const struct gen_job *J = &s->jobs[j];
 	const struct job_metrics *m = &c->m[j];
-	bool e617 = s->sc->era == ERA_617;
+	bool e617 = s->sc->era == ERA_617 || s->sc->era == ERA_I915;
 	json_object *o = json_object_new_object();
 	json_object *deps = json_object_new_array();
 	json_object *lost = json_object_new_array();
@@ -231,7 +243,8 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 	add(o, "entity", e617 ? NULL : json_object_new_string(buf));
 	add(o, "fence_ctx", json_object_new_uint64(J->ctx));
 	add(o, "fence_seqno", json_object_new_uint64(J->seqno));
-	add(o, "client_id", e617 ? json_object_new_uint64(s->sc->procs[J->proc].client_id) : NULL);
+	add(o, "client_id", s->sc->era == ERA_617 ?
+	    json_object_new_uint64(s->sc->procs[J->proc].client_id) : NULL);
 	add(o, "pid", json_object_new_int(s->sc->procs[J->proc].pid));
 	add(o, "comm", json_object_new_string(s->sc->procs[J->proc].comm));
 	add(o, "queue_ts", ts_json(V_QUEUE(J)));
@@ -248,6 +261,10 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 	add(o, "exec", ts_json(m->exec));
 	add(o, "total", ts_json(m->total));
 	add(o, "dep_wait", ts_json(m->dep_wait));
+	/* how the reader must have got start_ts and done_ts */
+	add(o, "start_timing", json_object_new_string(start_measured(s) ? "measured" :
+							"inferred"));
+	add(o, "done_timing", json_object_new_string("exact"));
 	for (i = 0; i < J->ndeps; i++) {
 		const struct gen_job *d = &s->jobs[J->deps[i]];
 		json_object *dj = json_object_new_object();

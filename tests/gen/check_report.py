@@ -64,6 +64,14 @@ def fmt_event(name, f):
         return ('ih:{ih} client_id:{client_id} src_id:{src_id} ring:{ring_id} vmid:{vmid} '
                 'timestamp: {timestamp} pasid:{pasid} src_data: ').format(**f) + \
             ' '.join('%08x' % x for x in f['src_data'])
+    if name.startswith('i915_request_'):
+        # drivers/gpu/drm/i915/i915_trace.h (6.1): class i915_request, _in, _out
+        head = 'dev={dev}, engine={class}:{instance}, ctx={ctx}, seqno={seqno}, '.format(**f)
+        if name == 'i915_request_in':
+            return head + 'prio={prio}, port={port}'.format(**f)
+        if name == 'i915_request_out':
+            return head + 'completed?={completed}'.format(**f)
+        return head + 'tail={tail}'.format(**f)
     raise ValueError('no formatter for ' + name)
 
 
@@ -131,7 +139,7 @@ def check_events(c, lines, truth):
             continue
         total += 1
         name = m.group('name')
-        if name not in gpu_names and not name.startswith('dma_fence_'):
+        if name not in gpu_names and not name.startswith(('dma_fence_', 'i915_request_')):
             continue
         gpu += 1
         if events is None:
@@ -170,6 +178,14 @@ STAGE_EVENTS = {
     'signal': ('dma_fence_signaled',),
 }
 
+# i915 requests: done is i915_request_out (LOW_LEVEL), else the fence's signal
+STAGE_EVENTS_I915 = {
+    'queue': ('i915_request_add',),
+    'run': ('i915_request_submit',),
+    'done': ('i915_request_out', 'dma_fence_signaled'),
+    'signal': ('dma_fence_signaled',),
+}
+
 
 def check_jobs(c, truth):
     events = truth.get('events')
@@ -191,7 +207,8 @@ def check_jobs(c, truth):
         for stage in j['lost_stages']:
             if j[stage + '_ts'] is not None:
                 c.fail('job %d: lost %s has a time' % (k, stage))
-        for stage, names in STAGE_EVENTS.items():
+        stage_events = STAGE_EVENTS_I915 if truth['era'] == 'i915' else STAGE_EVENTS
+        for stage, names in stage_events.items():
             ts, cpu = j[stage + '_ts'], j[stage + '_cpu']
             if ts is None or stage in j['lost_stages']:
                 continue

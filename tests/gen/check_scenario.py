@@ -16,12 +16,14 @@ FRAME = 16666667
 # 10-30% of all events); scenarios that inject CPU load are not held to it
 BACKGROUND_MIX = {'steady', 'steady-617', 'stutter', 'deps', 'deps-617', 'saturated',
                   'hang', 'two-gpus', 'fence-reuse', 'signal-ooo', 'lost-events',
-                  'era-pre57', 'era-57', 'amdgpu', 'amdgpu-617', 'seqno-wrap'}
+                  'era-pre57', 'era-57', 'amdgpu', 'amdgpu-617', 'seqno-wrap',
+                  'i915', 'i915-ll'}
 
 
 def metric_identities(t, fail):
-    pre57 = t['era'] == 'pre-5.7'
     for j in t['jobs']:
+        # no run stage: pre-5.7, and i915 without LOW_LEVEL tracepoints
+        pre57 = t['era'] == 'pre-5.7' or (t['era'] == 'i915' and j['run_ts'] is None)
         if j['status'] == 'lost':
             continue
         if j['done_ts'] is None:
@@ -115,6 +117,18 @@ def check(name, t, fail):
     elif name.startswith('amdgpu'):
         if not events(t, 'amdgpu_cs_ioctl') or not events(t, 'amdgpu_iv'):
             fail('no amdgpu events')
+    elif name == 'i915':
+        if any(j['run_ts'] is not None or j['dep_wait'] is not None for j in jobs):
+            fail('i915 without LOW_LEVEL: a run stage or a dependency wait')
+        if {j['ring'] for j in jobs} != {'rcs0', 'bcs0', 'vcs0'}:
+            fail('not the three i915 engines')
+    elif name == 'i915-ll':
+        done = [j for j in jobs if j['done_ts'] is not None]
+        if not done or any(j['start_timing'] != 'measured' for j in done):
+            fail('i915 LOW_LEVEL: start not measured')
+        # i915_request_in comes after the engine is free: never the FIFO guess
+        if not all(j['start_ts'] > j['run_ts'] for j in done):
+            fail('i915 LOW_LEVEL: a start at its submit')
     elif name == 'seqno-wrap':
         s = [j['fence_seqno'] for j in jobs]
         if not (min(s) < 2 ** 32 <= max(s)):
