@@ -1012,20 +1012,7 @@ GPUJOB_EXPORT ssize_t plugin_gpujob_get_deps(int sd, const struct plugin_gpujob_
  */
 static bool gpujob_kind_linked(enum gpulat_kind kind)
 {
-	switch (kind) {
-	case GPULAT_EV_QUEUE:
-	case GPULAT_EV_RUN:
-	case GPULAT_EV_DONE:
-	case GPULAT_EV_DEP:
-	case GPULAT_EV_UNSCHED:
-	case GPULAT_EV_FENCE_INIT:
-	case GPULAT_EV_FENCE_SIGNALED:
-	case GPULAT_EV_AMD_CS:
-	case GPULAT_EV_AMD_RUN:
-		return true;
-	default:
-		return false;
-	}
+	return gpulat_kind_linked(kind);
 }
 
 static int gpujob_register_events(struct plugin_gpujob_ctx *ctx,
@@ -1058,9 +1045,12 @@ static int gpujob_register_events(struct plugin_gpujob_ctx *ctx,
 
 static bool gpujob_has_jobs(const struct gpulat_binding *b)
 {
-	return gpulat_binding_has(b, GPULAT_EV_QUEUE) || gpulat_binding_has(b, GPULAT_EV_RUN) ||
-	       gpulat_binding_has(b, GPULAT_EV_DONE) || gpulat_binding_has(b, GPULAT_EV_AMD_CS) ||
-	       gpulat_binding_has(b, GPULAT_EV_AMD_RUN);
+	int k;
+
+	for (k = 0; k < GPULAT_EV__COUNT; k++)
+		if (gpulat_kind_makes_jobs(k) && gpulat_binding_has(b, k))
+			return true;
+	return false;
 }
 
 /** Load the plugin for @stream. Return: the number of handlers (> 0), 0 on failure. */

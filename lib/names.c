@@ -191,3 +191,25 @@ bool gpulat_kind_makes_jobs(enum gpulat_kind kind)
 		return false;
 	}
 }
+
+/**
+ * gpulat_kind_linked - whether gpulat_tracker_feed() uses events of @kind
+ * @kind: the kind
+ *
+ * Front ends that register per-event handlers (KernelShark) register only these.
+ *
+ * Return: true for the kinds that make jobs, dependencies, fence inits and
+ * signals, and the xe job events.
+ */
+bool gpulat_kind_linked(enum gpulat_kind kind)
+{
+	switch (kind) {
+	case GPULAT_EV_DEP:
+	case GPULAT_EV_UNSCHED:
+	case GPULAT_EV_FENCE_INIT:
+	case GPULAT_EV_FENCE_SIGNALED:
+		return true;
+	default:
+		return gpulat_kind_makes_jobs(kind);
+	}
+}

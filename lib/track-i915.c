@@ -182,6 +182,7 @@ static struct rq *new_rq(struct gpulat__i915 *x, const struct gpulat_event *ev)
 	}
 	r->j.start_ts = r->j.wait = r->j.hw_queue = r->j.exec = r->j.total = GPULAT_NONE;
 	r->j.dep_wait = GPULAT_NONE;
+	r->j.timing = GPULAT_TIMING_DRIVER;
 	if (gpulat__htab_insert(&x->rqs, &r->node, key1(ev->ctx, ev->file), U32(ev->seqno))) {
 		free(r);
 		return NULL;
@@ -241,6 +242,21 @@ static void classify(struct gpulat__i915 *x, struct rq *r)
 		g->status = GPULAT_JOB_COMPLETE;
 }
 
+/* the metrics of docs/truth-format.md from the stages seen so far */
+static void derive(struct gpulat__i915 *x, struct gpulat_job *g)
+{
+	if (!x->seen_submit)
+		g->timing |= GPULAT_TIMING_NO_RUN;
+	g->wait = diff(g->ts[GPULAT_ST_RUN], g->ts[GPULAT_ST_QUEUE]);
+	g->hw_queue = diff(g->start_ts, g->ts[GPULAT_ST_RUN]);
+	g->exec = diff(g->ts[GPULAT_ST_DONE], g->start_ts);
+	g->total = diff(g->ts[GPULAT_ST_DONE], g->ts[GPULAT_ST_QUEUE]);
+	/* i915 traces no dependencies: the time waited on them is unknown */
+	g->dep_wait = GPULAT_NONE;
+	g->n_deps = 0;
+	g->deps = NULL;
+}
+
 static void emit(struct gpulat__i915 *x, struct rq *r)
 {
 	struct gpulat_job *g = &r->j;
@@ -250,17 +266,8 @@ static void emit(struct gpulat__i915 *x, struct rq *r)
 	else
 		l_del(&x->open, r);
 	gpulat__htab_remove(&x->rqs, &r->node);
-	if (!x->seen_submit)
-		g->timing |= GPULAT_TIMING_NO_RUN;
 	classify(x, r);
-	g->wait = diff(g->ts[GPULAT_ST_RUN], g->ts[GPULAT_ST_QUEUE]);
-	g->hw_queue = diff(g->start_ts, g->ts[GPULAT_ST_RUN]);
-	g->exec = diff(g->ts[GPULAT_ST_DONE], g->start_ts);
-	g->total = diff(g->ts[GPULAT_ST_DONE], g->ts[GPULAT_ST_QUEUE]);
-	/* i915 traces no dependencies: the time waited on them is unknown */
-	g->dep_wait = GPULAT_NONE;
-	g->n_deps = 0;
-	g->deps = NULL;
+	derive(x, g);
 	x->sink.emit(x->sink.data, g);
 	free(r);
 }
@@ -289,6 +296,8 @@ static void set_done(struct gpulat__i915 *x, struct rq *r, const struct gpulat_e
 		g->start_ts = ev->ts;
 	if (prev == GPULAT_NONE || ev->ts > prev)
 		r->eng->last_done = ev->ts;
+	/* known now: front ends print them on the done line */
+	derive(x, g);
 	l_del(&x->open, r);
 	l_add(&x->done, r);
 	r->done_list = true;

@@ -124,6 +124,34 @@ static const struct gs_event_name gs_events[] = {
 	{ "amdgpu", "amdgpu_cs_ioctl" },
 	{ "amdgpu", "amdgpu_sched_run_job" },
 	{ "amdgpu", "amdgpu_iv" },
+	/* i915 requests (submit/execute/in/out: LOW_LEVEL kernels only) */
+	{ "i915", "i915_request_queue" },
+	{ "i915", "i915_request_add" },
+	{ "i915", "i915_request_submit" },
+	{ "i915", "i915_request_execute" },
+	{ "i915", "i915_request_in" },
+	{ "i915", "i915_request_out" },
+	{ "i915", "i915_request_retire" },
+	{ "i915", "i915_request_wait_begin" },
+	{ "i915", "i915_request_wait_end" },
+	/* xe 6.8+ */
+	{ "xe", "xe_sched_job_create" },
+	{ "xe", "xe_sched_job_exec" },
+	{ "xe", "xe_sched_job_run" },
+	{ "xe", "xe_sched_job_free" },
+	{ "xe", "xe_sched_job_timedout" },
+	{ "xe", "xe_sched_job_set_error" },
+	{ "xe", "xe_sched_job_ban" },
+	{ "xe", "xe_hw_fence_create" },
+	{ "xe", "xe_hw_fence_signal" },
+	{ "xe", "xe_hw_fence_try_signal" },
+	{ "xe", "xe_exec_queue_create" },
+	{ "xe", "xe_exec_queue_submit" },
+	{ "xe", "xe_exec_queue_kill" },
+	{ "xe", "xe_exec_queue_reset" },
+	{ "xe", "xe_exec_queue_destroy" },
+	{ "xe", "xe_exec_queue_stop" },
+	{ "xe", "xe_exec_queue_resubmit" },
 };
 
 #define GS_NR_EVENTS	(sizeof(gs_events) / sizeof(gs_events[0]))
@@ -535,14 +563,103 @@ static void gs_print_dep(struct trace_seq *s, struct gs_ctx *ctx, const struct g
 		trace_seq_printf(s, " dep_ptr=0x%llx", (unsigned long long)e->dep_ptr);
 }
 
-static void gs_print_fence(struct trace_seq *s, const struct gpulat_event *e)
+/* wait= exec= total= of a job at its done stage (annotate option) */
+static void gs_put_done_metrics(struct trace_seq *s, const struct gpulat_job *job)
 {
+	if (job->wait != GPULAT_NONE)
+		gs_put_dur(s, "wait", job->wait);
+	gs_put_dur(s, "exec", job->exec);
+	gs_put_dur(s, "total", job->total);
+	trace_seq_printf(s, " start=%s", gpulat_timing_start(job));
+}
+
+/* an i915 request job whose done stage is this event, else NULL */
+static const struct gpulat_job *gs_i915_done(struct gs_ctx *ctx, const struct gpulat_event *e)
+{
+	const struct gpulat_job *job = gs_fed_job(ctx);
+
+	if (!job || !(job->timing & GPULAT_TIMING_DRIVER) ||
+	    job->ts[GPULAT_ST_DONE] != e->ts || job->ts[GPULAT_ST_QUEUE] == GPULAT_NONE)
+		return NULL;
+	return job;
+}
+
+static void gs_print_fence(struct trace_seq *s, struct gs_ctx *ctx,
+			   const struct gpulat_event *e)
+{
+	const struct gpulat_job *job;
+
 	gs_put_str(s, "driver", e->driver);
 	gs_put_str(s, "timeline", e->timeline);
 	if (e->flags & GPULAT_EVF_FENCE)
 		gs_put_fence(s, "fence", e->ctx, e->seqno);
 	else
 		trace_seq_puts(s, " fence=!");
+	/* i915 without i915_request_out: the request fence's signal is the done */
+	job = e->kind == GPULAT_EV_FENCE_SIGNALED ? gs_i915_done(ctx, e) : NULL;
+	if (job) {
+		gs_put_where(s, job->dev, job->ring);
+		gs_put_fence(s, "request", job->ctx, job->seqno);
+		if (gs_opt(GS_OPT_ANNOTATE))
+			gs_put_done_metrics(s, job);
+	}
+}
+
+/* i915_request_*: the request as ring + fence; the done stage annotated */
+static void gs_print_i915(struct trace_seq *s, struct gs_ctx *ctx, const struct gpulat_event *e)
+{
+	const struct gpulat_job *job = gs_i915_done(ctx, e);
+
+	gs_put_where(s, e->dev, e->ring);
+	gs_put_fence(s, "fence", e->ctx, e->seqno);
+	if (e->kind == GPULAT_EV_I915_OUT)
+		trace_seq_printf(s, " completed=%llu", (unsigned long long)e->value);
+	if (e->kind == GPULAT_EV_I915_QUEUE || e->kind == GPULAT_EV_I915_WAIT_BEGIN)
+		trace_seq_printf(s, " flags=0x%llx", (unsigned long long)e->value);
+	if (job && e->kind == GPULAT_EV_I915_RETIRE)
+		trace_seq_puts(s, " done=late");
+	if (job && gs_opt(GS_OPT_ANNOTATE))
+		gs_put_done_metrics(s, job);
+}
+
+/* xe: the job by its hardware fence; hangs spelled out */
+static void gs_print_xe(struct trace_seq *s, const struct gpulat_event *e)
+{
+	static const char *const qev[] = {
+		[GPULAT_XEQ_OTHER] = NULL, [GPULAT_XEQ_CREATE] = "create",
+		[GPULAT_XEQ_SUBMIT] = "submit", [GPULAT_XEQ_KILL] = "kill",
+		[GPULAT_XEQ_RESET] = "reset", [GPULAT_XEQ_DESTROY] = "destroy",
+	};
+
+	if (e->dev && *e->dev)
+		gs_put_str(s, "dev", e->dev);
+	if (e->flags & GPULAT_EVF_GUC)
+		trace_seq_printf(s, " queue=guc%u", e->guc_id);
+	if (e->kind == GPULAT_EV_XE_EXEC_QUEUE) {
+		if (e->value < sizeof(qev) / sizeof(qev[0]) && qev[e->value])
+			gs_put_str(s, "what", qev[e->value]);
+		return;
+	}
+	if (e->flags & GPULAT_EVF_FENCE)
+		gs_put_fence(s, "fence", e->ctx, e->seqno);
+	else
+		trace_seq_printf(s, " seqno=%llu lrc_seqno=%u", (unsigned long long)e->seqno,
+				 e->lrc_seqno);
+	trace_seq_printf(s, " hw_fence=%04x", gs_ptr_handle(e->fence_ptr));
+	switch (e->kind) {
+	case GPULAT_EV_XE_JOB_TIMEDOUT:
+		trace_seq_puts(s, " HANG=timedout");
+		break;
+	case GPULAT_EV_XE_JOB_BAN:
+		trace_seq_puts(s, " HANG=banned");
+		break;
+	case GPULAT_EV_XE_JOB_SET_ERROR:
+		trace_seq_printf(s, " HANG=error(%lld)", (long long)(int64_t)e->value);
+		break;
+	default:
+		if ((int64_t)e->value)
+			trace_seq_printf(s, " error=%lld", (long long)(int64_t)e->value);
+	}
 }
 
 /*
@@ -687,7 +804,31 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 	case GPULAT_EV_FENCE_DESTROY:
 	case GPULAT_EV_FENCE_WAIT_START:
 	case GPULAT_EV_FENCE_WAIT_END:
-		gs_print_fence(s, &e);
+		gs_print_fence(s, ctx, &e);
+		break;
+	case GPULAT_EV_I915_QUEUE:
+	case GPULAT_EV_I915_ADD:
+	case GPULAT_EV_I915_SUBMIT:
+	case GPULAT_EV_I915_EXECUTE:
+	case GPULAT_EV_I915_IN:
+	case GPULAT_EV_I915_OUT:
+	case GPULAT_EV_I915_RETIRE:
+	case GPULAT_EV_I915_WAIT_BEGIN:
+	case GPULAT_EV_I915_WAIT_END:
+		gs_print_i915(s, ctx, &e);
+		break;
+	case GPULAT_EV_XE_JOB_CREATE:
+	case GPULAT_EV_XE_JOB_EXEC:
+	case GPULAT_EV_XE_JOB_RUN:
+	case GPULAT_EV_XE_JOB_FREE:
+	case GPULAT_EV_XE_JOB_TIMEDOUT:
+	case GPULAT_EV_XE_JOB_SET_ERROR:
+	case GPULAT_EV_XE_JOB_BAN:
+	case GPULAT_EV_XE_HW_FENCE_CREATE:
+	case GPULAT_EV_XE_HW_FENCE_SIGNAL:
+	case GPULAT_EV_XE_HW_FENCE_TRY_SIGNAL:
+	case GPULAT_EV_XE_EXEC_QUEUE:
+		gs_print_xe(s, &e);
 		break;
 	case GPULAT_EV_AMD_CS:
 	case GPULAT_EV_AMD_RUN:

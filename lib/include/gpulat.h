@@ -116,6 +116,8 @@ enum gpulat_kind {
 const char *gpulat_kind_name(enum gpulat_kind kind);
 /* events of this kind open or complete jobs (drm_sched, amdgpu, i915 requests) */
 bool gpulat_kind_makes_jobs(enum gpulat_kind kind);
+/* the tracker links jobs from events of this kind (the others it ignores) */
+bool gpulat_kind_linked(enum gpulat_kind kind);
 
 /* Which optional members of struct gpulat_event are valid. */
 enum {
@@ -352,6 +354,8 @@ struct gpulat_job {
 						 * an upper bound, not the completion */
 #define GPULAT_TIMING_NO_RUN	(1u << 2)	/* the driver traces no run stage
 						 * (i915 without LOW_LEVEL): wait unknown */
+#define GPULAT_TIMING_DRIVER	(1u << 3)	/* stages from driver events (i915
+						 * requests), not from drm_sched */
 
 /* "measured" or "inferred" (start_ts), "exact", "late" (done_ts) */
 const char *gpulat_timing_start(const struct gpulat_job *job);

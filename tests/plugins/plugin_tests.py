@@ -41,10 +41,16 @@ GPU_EVENTS = {
     "drm_sched_job_queue", "drm_sched_job_run", "drm_sched_job_done",
     "drm_sched_job_add_dep", "drm_sched_job_unschedulable",
     "amdgpu_cs_ioctl", "amdgpu_sched_run_job", "amdgpu_iv",
+    "i915_request_queue", "i915_request_add", "i915_request_submit", "i915_request_execute",
+    "i915_request_in", "i915_request_out", "i915_request_retire",
+    "i915_request_wait_begin", "i915_request_wait_end",
 }
-QUEUE = {"drm_sched_job", "drm_sched_job_queue"}
-RUN = {"drm_run_job", "drm_sched_job_run"}
-DONE = {"drm_sched_process_job", "drm_sched_job_done"}
+QUEUE = {"drm_sched_job", "drm_sched_job_queue", "i915_request_add"}
+RUN = {"drm_run_job", "drm_sched_job_run", "i915_request_submit"}
+DONE = {"drm_sched_process_job", "drm_sched_job_done", "i915_request_out"}
+# i915 without LOW_LEVEL: the request fence's signal line is the done line
+# (the plugin prints ring= and request= on it)
+I915_SIGNAL = "dma_fence_signaled"
 
 failures = []
 
@@ -290,9 +296,12 @@ def check_jobs(out, t, name):
                      (name, evn, m.group("ts"), f.get("dep"), sorted(want)))
             ndeps += 1
             continue
+        f = kv(m.group("info"))
+        if evn == I915_SIGNAL and era == "i915" and "request" in f:
+            f["fence"] = f["request"]
+            evn = "i915_request_out"
         if evn not in QUEUE | RUN | DONE:
             continue
-        f = kv(m.group("info"))
         whole, _, frac = m.group("ts").partition(".")
         ts = int(whole) * 10**9 + int((frac + "000000000")[:9])  # report -t: ns
         stage = "queue" if evn in QUEUE else "run" if evn in RUN else "done"
