@@ -972,14 +972,9 @@ static inline void zero_event(struct gpulat_event *ev)
 	memset(p, 0, n);
 }
 
-/*
- * i915 engine name from its uabi class:instance, as the kernel names the
- * engines (intel_engine_user.c: rcs, bcs, vcs, vecs, ccs) and i915 tools
- * print them; an unknown class keeps its numbers ("class7:0").
- */
+/* interned i915 engine name (gpulat__i915_engine()), cached per class:instance */
 static const char *i915_engine_name(struct gpulat_binding *b, uint64_t cls, uint64_t inst)
 {
-	static const char * const names[] = { "rcs", "bcs", "vcs", "vecs", "ccs" };
 	const char **slot = NULL;
 	const char *s;
 	char buf[48];
@@ -989,18 +984,14 @@ static const char *i915_engine_name(struct gpulat_binding *b, uint64_t cls, uint
 		if (*slot)
 			return *slot;
 	}
-	if (cls < GPULAT_ARRAY_SIZE(names))
-		snprintf(buf, sizeof(buf), "%s%llu", names[cls], (unsigned long long)inst);
-	else
-		snprintf(buf, sizeof(buf), "class%llu:%llu", (unsigned long long)cls,
-			 (unsigned long long)inst);
+	gpulat__i915_engine(buf, sizeof(buf), cls, inst);
 	s = gpulat__strtab_intern(b->strs, buf);
 	if (slot)
 		*slot = s;
 	return s;
 }
 
-/* i915's dev is the DRM primary minor: /dev/dri/card<dev> */
+/* interned "card<dev>" (gpulat__i915_dev()), cached */
 static const char *i915_dev_name(struct gpulat_binding *b, uint64_t dev)
 {
 	const char *s;
@@ -1008,7 +999,7 @@ static const char *i915_dev_name(struct gpulat_binding *b, uint64_t dev)
 
 	if (dev < I915_DEVS && b->i915_dev[dev])
 		return b->i915_dev[dev];
-	snprintf(buf, sizeof(buf), "card%llu", (unsigned long long)dev);
+	gpulat__i915_dev(buf, sizeof(buf), dev);
 	s = gpulat__strtab_intern(b->strs, buf);
 	if (dev < I915_DEVS)
 		b->i915_dev[dev] = s;

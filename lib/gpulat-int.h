@@ -22,6 +22,10 @@ static inline bool gpulat__is_gpu_kind(enum gpulat_kind k)
 	return k >= GPULAT_EV_QUEUE && k <= GPULAT_EV__GPU_LAST;
 }
 
+/* i915 names (names.c): "rcs0" from the uabi class:instance, "card1" from dev */
+void gpulat__i915_engine(char *buf, size_t len, uint64_t cls, uint64_t inst);
+void gpulat__i915_dev(char *buf, size_t len, uint64_t dev);
+
 /* ---- string table: equal strings share one pointer until the table is freed */
 
 struct gpulat__strtab;

@@ -2,6 +2,8 @@
 /*
  * Names of eras, event kinds and metrics (the strings of docs/truth-format.md).
  */
+#include <stdio.h>
+
 #include "gpulat-int.h"
 
 /**
@@ -212,4 +214,26 @@ bool gpulat_kind_linked(enum gpulat_kind kind)
 	default:
 		return gpulat_kind_makes_jobs(kind);
 	}
+}
+
+/*
+ * i915 engine name from its uabi class:instance, as the kernel names the
+ * engines (intel_engine_user.c: rcs, bcs, vcs, vecs, ccs) and i915 tools print
+ * them; an unknown class keeps its numbers ("class7:0").
+ */
+void gpulat__i915_engine(char *buf, size_t len, uint64_t cls, uint64_t inst)
+{
+	static const char * const names[] = { "rcs", "bcs", "vcs", "vecs", "ccs" };
+
+	if (cls < sizeof(names) / sizeof(names[0]))
+		snprintf(buf, len, "%s%llu", names[cls], (unsigned long long)inst);
+	else
+		snprintf(buf, len, "class%llu:%llu", (unsigned long long)cls,
+			 (unsigned long long)inst);
+}
+
+/* i915's dev is the DRM primary minor: /dev/dri/card<dev> */
+void gpulat__i915_dev(char *buf, size_t len, uint64_t dev)
+{
+	snprintf(buf, len, "card%llu", (unsigned long long)dev);
 }

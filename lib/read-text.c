@@ -96,7 +96,7 @@ struct gpulat_text {
 	size_t			nla;
 	bool			deciding;
 	uint64_t		la_jobs;
-	bool			seen617, seen_run_old, seen_old, seen_done_old, seen_amd;
+	bool			seen617, seen_run_old, seen_old, seen_done_old, seen_amd, seen_i915;
 	bool			ring_ptr;
 
 	/* per cpu: last timestamp, pending lost events */
@@ -616,6 +616,11 @@ static void note_era(struct gpulat_text *x, const struct evname *n, const struct
 		x->seen_amd = true;
 		x->la_jobs++;
 		break;
+	case GPULAT_EV_I915_ADD:
+		/* i915 requests (no drm_sched), as bind.c's detect_era() */
+		x->seen_i915 = true;
+		x->la_jobs++;
+		break;
 	case GPULAT_EV_FENCE_SIGNALED:
 		x->info.signals = true;
 		break;
@@ -640,6 +645,8 @@ static enum gpulat_era decide_era(struct gpulat_text *x)
 	}
 	if (x->seen_amd)
 		return GPULAT_ERA_AMDGPU;
+	if (x->seen_i915)
+		return GPULAT_ERA_I915;
 	return GPULAT_ERA_NONE;
 }
 
@@ -806,7 +813,11 @@ static int event_line(struct gpulat_text *x, const struct lctx *c, const char *e
 		x->info.hashed = true;
 	if (how & GPULAT__TX_RAWPTR)
 		x->raw_ptr = true;
+	/* the kinds bind.c gives the submitter's comm */
 	if (n->kind == GPULAT_EV_QUEUE || n->kind == GPULAT_EV_AMD_CS ||
+	    n->kind == GPULAT_EV_I915_ADD || n->kind == GPULAT_EV_I915_QUEUE ||
+	    n->kind == GPULAT_EV_I915_WAIT_BEGIN || n->kind == GPULAT_EV_I915_WAIT_END ||
+	    n->kind == GPULAT_EV_XE_JOB_CREATE ||
 	    n->kind == GPULAT_EV_FENCE_WAIT_START || n->kind == GPULAT_EV_FENCE_WAIT_END ||
 	    n->kind == GPULAT_EV_VBLANK_QUEUED || n->kind == GPULAT_EV_VBLANK_DELIVERED)
 		it.ev.comm = comm_of(x, c);
@@ -1084,11 +1095,14 @@ static unsigned int missing(const struct gpulat_text *x)
 	const uint64_t *k = x->info.kind;
 	unsigned int m = 0;
 
-	if (!k[GPULAT_EV_QUEUE] && !k[GPULAT_EV_AMD_CS])
+	if (!k[GPULAT_EV_QUEUE] && !k[GPULAT_EV_AMD_CS] && !k[GPULAT_EV_I915_ADD])
 		m |= 1u << GPULAT_ST_QUEUE;
-	if (!k[GPULAT_EV_RUN] && !k[GPULAT_EV_AMD_RUN] && x->info.era != GPULAT_ERA_PRE57)
+	if (!k[GPULAT_EV_RUN] && !k[GPULAT_EV_AMD_RUN] && !k[GPULAT_EV_I915_SUBMIT] &&
+	    x->info.era != GPULAT_ERA_PRE57)
 		m |= 1u << GPULAT_ST_RUN;
-	if (!k[GPULAT_EV_DONE] && x->info.era != GPULAT_ERA_AMDGPU)
+	/* i915: done from i915_request_out, the fence signal or the retire */
+	if (!k[GPULAT_EV_DONE] && x->info.era != GPULAT_ERA_AMDGPU &&
+	    x->info.era != GPULAT_ERA_I915)
 		m |= 1u << GPULAT_ST_DONE;
 	if (!k[GPULAT_EV_FENCE_SIGNALED])
 		m |= 1u << GPULAT_ST_SIGNAL;

@@ -47,6 +47,11 @@ enum tag {
 	T_VBL_TIME,
 	T_VBL_HIGH_PREC,	/* "true" / "false" */
 	T_VBL_FILE,
+	T_I915_DEV,	/* i915 dev number -> "card<n>" */
+	T_I915_CLASS,	/* i915 engine class:instance -> ring "rcs0" */
+	T_I915_INST,
+	T_GUC,		/* xe guc_id */
+	T_LRC,		/* xe lrc_seqno */
 	T__COUNT,
 };
 
@@ -66,6 +71,7 @@ enum plug {
 	P_DEP,
 	P_FENCE,
 	P_AMD_JOB,
+	P_I915,
 };
 
 struct tfam {
@@ -163,6 +169,63 @@ static const struct tfam fams[] = {
 		       { T_SKIP, T_CLIENT, T_IRQ, T_VALUE }, false },
 		     { "ih_client=%u src=%u ring_id=%u vmid=%u pasid=%u",
 		       { T_CLIENT, T_IRQ, T_VALUE }, false }),
+		P_NONE,
+	},
+	{ /* class i915_request: 5.15+ (guc_id), 5.x-6.x (tail), older */
+		{ "i915_request_add", "i915_request_submit", "i915_request_execute",
+		  "i915_request_retire", "i915_request_wait_end" },
+		FMTS({ "dev=%u, engine=%u:%u, ctx=%llu, seqno=%u, tail=%u",
+		       { T_I915_DEV, T_I915_CLASS, T_I915_INST, T_CTX, T_SEQNO }, false },
+		     { "dev=%u, engine=%u:%u, guc_id=%u, ctx=%llu, seqno=%u, tail=%u",
+		       { T_I915_DEV, T_I915_CLASS, T_I915_INST, T_SKIP, T_CTX, T_SEQNO }, false },
+		     { "dev=%u, engine=%u:%u, ctx=%llu, seqno=%u",
+		       { T_I915_DEV, T_I915_CLASS, T_I915_INST, T_CTX, T_SEQNO }, false }),
+		P_I915,
+	},
+	{
+		{ "i915_request_queue", "i915_request_wait_begin" },
+		FMTS({ "dev=%u, engine=%u:%u, ctx=%llu, seqno=%u, flags=0x%x",
+		       { T_I915_DEV, T_I915_CLASS, T_I915_INST, T_CTX, T_SEQNO, T_VALUE }, false }),
+		P_I915,
+	},
+	{ /* LOW_LEVEL only */
+		{ "i915_request_in" },
+		FMTS({ "dev=%u, engine=%u:%u, ctx=%llu, seqno=%u, prio=%d, port=%u",
+		       { T_I915_DEV, T_I915_CLASS, T_I915_INST, T_CTX, T_SEQNO }, false }),
+		P_I915,
+	},
+	{ /* LOW_LEVEL only */
+		{ "i915_request_out" },
+		FMTS({ "dev=%u, engine=%u:%u, ctx=%llu, seqno=%u, completed?=%u",
+		       { T_I915_DEV, T_I915_CLASS, T_I915_INST, T_CTX, T_SEQNO, T_VALUE }, false }),
+		P_I915,
+	},
+	{ /* xe 6.11+ (dev, lrc_seqno), 6.8 */
+		{ "xe_sched_job_create", "xe_sched_job_exec", "xe_sched_job_run",
+		  "xe_sched_job_free", "xe_sched_job_timedout", "xe_sched_job_set_error",
+		  "xe_sched_job_ban" },
+		FMTS({ "dev=%s, fence=%p, seqno=%u, lrc_seqno=%u, guc_id=%d, batch_addr=0x%012llx, "
+		       "guc_state=0x%x, flags=0x%x, error=%d",
+		       { T_DEV, T_FENCE_PTR, T_SEQNO, T_LRC, T_GUC, T_SKIP, T_SKIP, T_SKIP,
+			 T_VALUE }, false },
+		     { "fence=%p, seqno=%u, guc_id=%d, batch_addr=0x%012llx, guc_state=0x%x, "
+		       "flags=0x%x, error=%d",
+		       { T_FENCE_PTR, T_SEQNO, T_GUC, T_SKIP, T_SKIP, T_SKIP, T_VALUE }, false }),
+		P_NONE,
+	},
+	{
+		{ "xe_hw_fence_create", "xe_hw_fence_signal", "xe_hw_fence_try_signal" },
+		FMTS({ "dev=%s, ctx=0x%016llx, fence=%p, seqno=%u",
+		       { T_DEV, T_CTX, T_FENCE_PTR, T_SEQNO }, false },
+		     { "ctx=0x%016llx, fence=%p, seqno=%u", { T_CTX, T_FENCE_PTR, T_SEQNO }, false }),
+		P_NONE,
+	},
+	{ /* the exec queue event itself is not told apart in text (value 0) */
+		{ "xe_exec_queue_create", "xe_exec_queue_submit", "xe_exec_queue_kill",
+		  "xe_exec_queue_reset", "xe_exec_queue_destroy", "xe_exec_queue_stop",
+		  "xe_exec_queue_resubmit" },
+		FMTS({ "dev=%s, %d:0x%x, gt=%d, width=%d, guc_id=%d, guc_state=0x%x, flags=0x%x",
+		       { T_DEV, T_SKIP, T_SKIP, T_SKIP, T_SKIP, T_GUC }, false }),
 		P_NONE,
 	},
 	{
@@ -530,7 +593,8 @@ static int apply(const struct gpulat__tfmt_ctx *c, const struct tfmt *t, const s
 		 struct gpulat_event *ev, unsigned int *how)
 {
 	const char *amd_ring = NULL;
-	bool amd_ptr = false, is_ptr;
+	bool amd_ptr = false, is_ptr, i915 = false;
+	uint64_t i915_dev = 0, i915_cls = 0, i915_inst = 0;
 	unsigned int i;
 
 	for (i = 0; i < MAXCONV; i++) {
@@ -636,7 +700,35 @@ static int apply(const struct gpulat__tfmt_ctx *c, const struct tfmt *t, const s
 			ev->vbl_file = x->num;
 			ev->flags |= GPULAT_EVF_VBL_FILE;
 			break;
+		case T_I915_DEV:
+			i915_dev = x->num;
+			i915 = true;
+			break;
+		case T_I915_CLASS:
+			i915_cls = x->num;
+			break;
+		case T_I915_INST:
+			i915_inst = x->num;
+			break;
+		case T_GUC:
+			ev->guc_id = (uint32_t)x->num;
+			ev->flags |= GPULAT_EVF_GUC;
+			break;
+		case T_LRC:
+			ev->lrc_seqno = (uint32_t)x->num;
+			break;
 		}
+	}
+	if (i915) {
+		/* the names bind.c gives the same numbers */
+		char buf[48];
+
+		gpulat__i915_dev(buf, sizeof(buf), i915_dev);
+		ev->dev = intern(c, buf, strlen(buf));
+		gpulat__i915_engine(buf, sizeof(buf), i915_cls, i915_inst);
+		ev->ring = intern(c, buf, strlen(buf));
+		if (!ev->dev || !ev->ring)
+			return -1;
 	}
 	if (t->fence32 && (ev->flags & GPULAT_EVF_FENCE))
 		ev->flags |= GPULAT_EVF_FENCE32;
@@ -832,6 +924,16 @@ static int plugin_parse(const struct gpulat__tfmt_ctx *c, enum plug p, const cha
 			ev->ring = ev->timeline;
 		if (!ev->ring)
 			return -1;
+		break;
+	case P_I915:
+		/* gs_print_i915(): dev= ring= fence=ctx:seqno [completed=] [flags=] */
+		if (!ev->dev || !ev->ring || !kv_fence(kv_get(kv, n, "fence"), &ev->ctx, &ev->seqno))
+			return -1;
+		ev->flags |= GPULAT_EVF_FENCE;
+		if (kv_num(kv_get(kv, n, "completed"), &v))
+			ev->value = v;
+		else if (kv_hex(kv_get(kv, n, "flags"), &v))
+			ev->value = v;
 		break;
 	case P_NONE:
 		return -1;
