@@ -294,11 +294,18 @@ int gl_pf_event(struct gl_pf *pf, const struct gpulat_event *ev, int file,
 		return pf->opts.sched ? pf_sched_event(pf, ev, file) : 0;
 	case GPULAT_EV_QUEUE:
 	case GPULAT_EV_AMD_CS:
+	case GPULAT_EV_I915_ADD:
 		/* the event that gave the job its queue stage */
 		if (job && job->ts[GPULAT_ST_QUEUE] == ev->ts)
 			return depth_step(pf, job, ev->ts, +1);
 		return 0;
 	case GPULAT_EV_DONE:
+	case GPULAT_EV_I915_OUT:
+	case GPULAT_EV_I915_RETIRE:
+	case GPULAT_EV_FENCE_SIGNALED:
+		/* i915: the done stage is out, the fence signal or the retire */
+		if (ev->kind != GPULAT_EV_DONE && !(job && (job->timing & GPULAT_TIMING_DRIVER)))
+			return 0;
 		if (job && job->ts[GPULAT_ST_DONE] == ev->ts &&
 		    job->ts[GPULAT_ST_QUEUE] != GPULAT_NONE)
 			return depth_step(pf, job, ev->ts, -1);

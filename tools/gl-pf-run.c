@@ -69,6 +69,10 @@ static int pf_on_event(const struct gpulat_event *ev, struct tep_record *rec, in
 	case GPULAT_EV_QUEUE:
 	case GPULAT_EV_AMD_CS:
 	case GPULAT_EV_DONE:
+	case GPULAT_EV_I915_ADD:
+	case GPULAT_EV_I915_OUT:
+	case GPULAT_EV_I915_RETIRE:
+	case GPULAT_EV_FENCE_SIGNALED:
 		job = gpulat_session_last_job(r->session);
 		if (job && !gpulat_filter_job(r->pf_filter, job))
 			job = NULL;
