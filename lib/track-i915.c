@@ -195,6 +195,7 @@ static void stage(struct rq *r, enum gpulat_stage st, const struct gpulat_event 
 {
 	r->j.ts[st] = ev->ts;
 	r->j.cpu[st] = ev->cpu;
+	r->j.ref[st] = ev->ref;	/* the host's handle of the stage's event */
 }
 
 static uint64_t diff(uint64_t a, uint64_t b)

@@ -598,7 +598,7 @@ static void gs_print_fence(struct trace_seq *s, struct gs_ctx *ctx,
 	/* i915 without i915_request_out: the request fence's signal is the done */
 	job = e->kind == GPULAT_EV_FENCE_SIGNALED ? gs_i915_done(ctx, e) : NULL;
 	if (job) {
-		gs_put_where(s, job->dev, job->ring);
+		gs_put_where(s, job->dev, job->ring, NULL);
 		gs_put_fence(s, "request", job->ctx, job->seqno);
 		if (gs_opt(GS_OPT_ANNOTATE))
 			gs_put_done_metrics(s, job);
@@ -610,7 +610,7 @@ static void gs_print_i915(struct trace_seq *s, struct gs_ctx *ctx, const struct 
 {
 	const struct gpulat_job *job = gs_i915_done(ctx, e);
 
-	gs_put_where(s, e->dev, e->ring);
+	gs_put_where(s, e->dev, e->ring, NULL);
 	gs_put_fence(s, "fence", e->ctx, e->seqno);
 	if (e->kind == GPULAT_EV_I915_OUT)
 		trace_seq_printf(s, " completed=%llu", (unsigned long long)e->value);
