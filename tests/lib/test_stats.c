@@ -447,7 +447,7 @@ static void test_stalls_longest_kept(void **state)
 	static struct gpulat_job jobs[JOBS];
 	struct gpulat_stats_opts o;
 	struct gpulat_stats *s;
-	uint64_t t = 1000, prev_q = 0, prev_d = 0, cut, seed = 7;
+	uint64_t t = 1000, prev_d = 0, cut, seed = 7;
 	size_t i, n = 0, kept, above = 0, kept_above = 0, idle = 0, stalls;
 
 	(void)state;
@@ -462,11 +462,8 @@ static void test_stalls_longest_kept(void **state)
 		j = mkjob(i, "gfx", 1, t, t, t, t + 10);
 		jobs[i] = j;
 		assert_int_equal(gpulat_stats_add(s, &j), 0);
-		if (i) {
+		if (i)
 			gaps[n++] = t - prev_d;		/* ring idle: done -> start */
-			(void)prev_q;
-		}
-		prev_q = t;
 		prev_d = t + 10;
 		t += 10;
 	}
