@@ -20,9 +20,12 @@ static int parse_fixed(const char *s, uint64_t scale, uint64_t *out, const char 
 	bool digits = false;
 
 	while (isdigit((unsigned char)*p)) {
-		if (ipart > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*p - '0');
+
+		/* exact: 18446744073709551614 still fits */
+		if (ipart > (UINT64_MAX - d) / 10)
 			return -ERANGE;
-		ipart = ipart * 10 + (uint64_t)(*p - '0');
+		ipart = ipart * 10 + d;
 		digits = true;
 		p++;
 	}
@@ -40,9 +43,11 @@ static int parse_fixed(const char *s, uint64_t scale, uint64_t *out, const char 
 	}
 	if (!digits)
 		return -EINVAL;
-	if (ipart > UINT64_MAX / scale)
+	frac *= scale / div;
+	/* the fraction too: "18446744073.999999999" seconds does not fit */
+	if (ipart > (UINT64_MAX - frac) / scale)
 		return -ERANGE;
-	*out = ipart * scale + frac * (scale / div);
+	*out = ipart * scale + frac;
 	*end = p;
 	return 0;
 }

@@ -15,7 +15,9 @@
  * the precision the printed form keeps).
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,38 @@ static void fz_gate(const char *s)
 	gl_gate_free(g);
 }
 
+/* the value of "12.5ms" etc. in ns by strtold (64-bit mantissa), -1 if odd */
+static long double estimate(const char *s)
+{
+	long double x;
+	char *end;
+
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return -1;
+	x = strtold(s, &end);
+	if (!strcmp(end, "s"))
+		return x * 1e9L;
+	if (!strcmp(end, "ms"))
+		return x * 1e6L;
+	if (!strcmp(end, "us"))
+		return x * 1e3L;
+	if (!strcmp(end, "ns") || !*end)
+		return x;
+	return -1;
+}
+
+/* parse_fixed drops digits beyond 1 ns: within 1 ns plus rounding */
+static bool near(uint64_t v, long double x)
+{
+	long double d = (long double)v - x;
+
+	if (x < 0)
+		return true;
+	if (d < 0)
+		d = -d;
+	return d <= 1.0L + x * 1e-15L;
+}
+
 static void fz_duration(const char *s)
 {
 	char buf[64];
@@ -57,6 +91,9 @@ static void fz_duration(const char *s)
 	snprintf(buf, sizeof(buf), "%" PRIu64 "ns", v);
 	if (gl_parse_duration(buf, &w) < 0 || w != v)
 		fail("duration does not read back as ns", s);
+	/* an independent estimate: the number times its unit, in long double */
+	if (!near(v, estimate(s)))
+		fail("duration is not the number times its unit", s);
 }
 
 static void fz_seconds(const char *s)
@@ -66,6 +103,8 @@ static void fz_seconds(const char *s)
 
 	if (gl_parse_seconds(s, &v) < 0)
 		return;
+	if (isdigit((unsigned char)*s) && !near(v, strtold(s, NULL) * 1e9L))
+		fail("timestamp is not the number of seconds", s);
 	gl_fmt_ts(buf, sizeof(buf), v);
 	if (gl_parse_seconds(buf, &w) < 0)
 		fail("printed timestamp does not parse", s);
