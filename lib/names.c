@@ -167,6 +167,22 @@ const char *gpulat_timing_done(const struct gpulat_job *job)
 }
 
 /**
+ * gpulat_hang_name - name of bit @i of gpulat_job.hang
+ * @i: 0 .. GPULAT_HANG__COUNT - 1
+ *
+ * Return: "timedout" (xe_sched_job_timedout: the scheduler's timeout fired
+ * and xe found the job still running), "error" (xe_sched_job_set_error: the
+ * job's fence was failed), "banned" (xe_sched_job_ban: its exec queue was
+ * banned), or NULL beyond the last bit.
+ */
+const char *gpulat_hang_name(unsigned int i)
+{
+	static const char * const names[GPULAT_HANG__COUNT] = { "timedout", "error", "banned" };
+
+	return i < GPULAT_HANG__COUNT ? names[i] : NULL;
+}
+
+/**
  * gpulat_kind_makes_jobs - whether events of @kind open or complete GPU jobs
  * @kind: the kind
  *
@@ -210,6 +226,12 @@ bool gpulat_kind_linked(enum gpulat_kind kind)
 	case GPULAT_EV_UNSCHED:
 	case GPULAT_EV_FENCE_INIT:
 	case GPULAT_EV_FENCE_SIGNALED:
+	case GPULAT_EV_XE_JOB_EXEC:
+	case GPULAT_EV_XE_JOB_RUN:
+	case GPULAT_EV_XE_JOB_TIMEDOUT:
+	case GPULAT_EV_XE_JOB_SET_ERROR:
+	case GPULAT_EV_XE_JOB_BAN:
+	case GPULAT_EV_XE_JOB_FREE:
 		return true;
 	default:
 		return gpulat_kind_makes_jobs(kind);

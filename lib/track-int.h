@@ -39,4 +39,18 @@ void gpulat__i915_flush(struct gpulat__i915 *x);
 /* requests in flight */
 size_t gpulat__i915_open(const struct gpulat__i915 *x);
 
+/* xe (track-xe.c): xe jobs linked to the drm_sched jobs of the same submission */
+struct gpulat__xe;
+
+struct gpulat__xe *gpulat__xe_new(void);
+void gpulat__xe_free(struct gpulat__xe *x);
+/* xe_sched_job_* / xe_hw_fence_* events; 0 or -ENOMEM */
+int gpulat__xe_feed(struct gpulat__xe *x, const struct gpulat_event *ev);
+/* the scheduler's queue / run event @ev of job @seq was fed */
+int gpulat__xe_queued(struct gpulat__xe *x, const struct gpulat_event *ev, uint64_t seq);
+int gpulat__xe_ran(struct gpulat__xe *x, const struct gpulat_event *ev, uint64_t seq);
+/* job @seq is emitted: its GPULAT_HANG_* bits, and forget it */
+unsigned int gpulat__xe_take(struct gpulat__xe *x, uint64_t seq);
+uint64_t gpulat__xe_unlinked_hangs(const struct gpulat__xe *x);
+
 #endif /* _GPULAT_TRACK_INT_H */

@@ -159,6 +159,8 @@ struct gpulat_tracker {
 
 	/* drivers without drm_sched, created at their first event */
 	struct gpulat__i915	*i915;
+	/* xe facts of drm_sched jobs (track-xe.c), created at the first xe event */
+	struct gpulat__xe *xe;
 };
 
 static void twarn(struct gpulat_tracker *t, const char *fmt, ...)
@@ -926,6 +928,8 @@ static void emit(struct gpulat_tracker *t, struct job *j)
 	if (j->j.ts[GPULAT_ST_DONE] != GPULAT_NONE && j->j.ts[GPULAT_ST_QUEUE] == GPULAT_NONE)
 		t->c.orphan_done++;
 	t->c.jobs++;
+	if (t->xe)
+		j->j.hang |= gpulat__xe_take(t->xe, j->j.seq);
 	keep_last(t, j);
 	if (t->ops.job)
 		t->ops.job(&j->j, t->data);
@@ -1518,6 +1522,26 @@ static int on_i915(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	return gpulat__i915_feed(t->i915, ev);
 }
 
+static int on_xe(struct gpulat_tracker *t, const struct gpulat_event *ev)
+{
+	if (!t->xe) {
+		t->xe = gpulat__xe_new();
+		if (!t->xe)
+			return -ENOMEM;
+	}
+	return gpulat__xe_feed(t->xe, ev);
+}
+
+/* a queue or run event was fed: xe links its jobs to it (track-xe.c) */
+static int xe_after(struct gpulat_tracker *t, const struct gpulat_event *ev, int ret)
+{
+	if (ret || !t->xe || !t->has_last)
+		return ret;
+	if (ev->kind == GPULAT_EV_QUEUE)
+		return gpulat__xe_queued(t->xe, ev, t->last.seq);
+	return gpulat__xe_ran(t->xe, ev, t->last.seq);
+}
+
 /* ---- API ------------------------------------------------------------------ */
 
 /**
@@ -1573,6 +1597,7 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 	if (!t)
 		return;
 	gpulat__i915_free(t->i915);
+	gpulat__xe_free(t->xe);
 	while (t->open.head) {
 		struct job *j = t->open.head;
 
@@ -1685,9 +1710,9 @@ int gpulat_tracker_feed(struct gpulat_tracker *t, const struct gpulat_event *ev)
 
 	switch (ev->kind) {
 	case GPULAT_EV_QUEUE:
-		return on_queue(t, ev);
+		return xe_after(t, ev, on_queue(t, ev));
 	case GPULAT_EV_RUN:
-		return on_run(t, ev);
+		return xe_after(t, ev, on_run(t, ev));
 	case GPULAT_EV_DONE:
 		return on_done(t, ev);
 	case GPULAT_EV_DEP:
@@ -1710,6 +1735,13 @@ int gpulat_tracker_feed(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	case GPULAT_EV_I915_OUT:
 	case GPULAT_EV_I915_RETIRE:
 		return on_i915(t, ev);
+	case GPULAT_EV_XE_JOB_EXEC:
+	case GPULAT_EV_XE_JOB_RUN:
+	case GPULAT_EV_XE_JOB_TIMEDOUT:
+	case GPULAT_EV_XE_JOB_SET_ERROR:
+	case GPULAT_EV_XE_JOB_BAN:
+	case GPULAT_EV_XE_JOB_FREE:
+		return on_xe(t, ev);
 	default:
 		return 0;
 	}

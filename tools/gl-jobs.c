@@ -71,6 +71,7 @@ struct json_object *gl_json_job(const struct gpulat_job *job)
 	struct json_object *o = json_object_new_object();
 	struct json_object *lost = json_object_new_array();
 	struct json_object *deps = json_object_new_array();
+	struct json_object *hang = json_object_new_array();
 	unsigned int i;
 	int st;
 
@@ -104,6 +105,19 @@ struct json_object *gl_json_job(const struct gpulat_job *job)
 	json_object_object_add(o, "exec", j_u64(job->exec));
 	json_object_object_add(o, "total", j_u64(job->total));
 	json_object_object_add(o, "dep_wait", j_u64(job->dep_wait));
+	/* measured or inferred start, exact or late done (lib: gpulat_timing_*) */
+	json_object_object_add(o, "start_timing",
+			       job->start_ts == GPULAT_NONE ?
+				       NULL :
+				       json_object_new_string(gpulat_timing_start(job)));
+	json_object_object_add(o, "done_timing",
+			       job->ts[GPULAT_ST_DONE] == GPULAT_NONE ?
+				       NULL :
+				       json_object_new_string(gpulat_timing_done(job)));
+	for (i = 0; gpulat_hang_name(i); i++)
+		if (job->hang & (1u << i))
+			json_object_array_add(hang, json_object_new_string(gpulat_hang_name(i)));
+	json_object_object_add(o, "hang", hang);
 	json_object_object_add(o, "job_count", json_object_new_uint64(job->job_count));
 	json_object_object_add(o, "hw_job_count", json_object_new_int(job->hw_job_count));
 	for (st = 0; st < GPULAT_ST__COUNT; st++) {
@@ -224,6 +238,19 @@ static void job_json_row(FILE *out, const struct gpulat_job *job)
 	jw_u64(out, job->total);
 	JW_KEY(out, "dep_wait");
 	jw_u64(out, job->dep_wait);
+	JW_KEY(out, "start_timing");
+	jw_str(out, job->start_ts == GPULAT_NONE ? NULL : gpulat_timing_start(job));
+	JW_KEY(out, "done_timing");
+	jw_str(out, job->ts[GPULAT_ST_DONE] == GPULAT_NONE ? NULL : gpulat_timing_done(job));
+	fputs(",\"hang\":[", out);
+	for (i = 0; gpulat_hang_name(i); i++) {
+		if (!(job->hang & (1u << i)))
+			continue;
+		fprintf(out, "%s\"%s\"", first ? "" : ",", gpulat_hang_name(i));
+		first = false;
+	}
+	first = true;
+	fputs("]", out);
 	fprintf(out, ",\"job_count\":%u,\"hw_job_count\":%d,\"lost_stages\":[",
 		job->job_count, job->hw_job_count);
 	for (st = 0; st < GPULAT_ST__COUNT; st++) {

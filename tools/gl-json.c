@@ -105,6 +105,10 @@ static struct json_object *json_group(const struct gl_run *r, const struct gpula
 	add(o, "complete", json_object_new_uint64(g->complete));
 	add(o, "incomplete", json_object_new_uint64(g->incomplete));
 	add(o, "lost", json_object_new_uint64(g->lost));
+	/* driver hang reports (xe), and how the stage times were got */
+	add(o, "hangs", json_object_new_uint64(g->hangs));
+	add(o, "start_measured", json_object_new_uint64(g->start_measured));
+	add(o, "done_late", json_object_new_uint64(g->done_late));
 	if (g->kind == GPULAT_G_RING || g->kind == GPULAT_G_DEVICE) {
 		add(o, "busy_ns", json_object_new_uint64(g->busy_ns));
 		add(o, "busy_pct", json_object_new_double(g->busy_pct));

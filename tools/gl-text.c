@@ -180,6 +180,38 @@ static void print_header(const struct gl_run *r, FILE *out)
 	gl_frames_header(r, out);
 }
 
+/*
+ * Which stage times are measured and which inferred, and the driver's hang
+ * reports, per ring; only where a ring has something other than the drm_sched
+ * default (start inferred from the ring FIFO, done exact, no hang).
+ */
+static void print_timing(const struct gl_run *r, FILE *out)
+{
+	size_t i, n = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
+	char name[256];
+
+	for (i = 0; i < n; i++) {
+		const struct gpulat_group *g = gpulat_stats_group(r->stats, GPULAT_G_RING, i);
+
+		if (!g->start_measured && !g->done_late && !g->hangs)
+			continue;
+		gl_ring_label(r, g->file, g->dev, g->ring, name, sizeof(name));
+		fprintf(out, "  %s:", name);
+		if (g->start_measured)
+			fprintf(out, " start measured (hardware) for %llu of %llu jobs;",
+				(unsigned long long)g->start_measured, (unsigned long long)g->jobs);
+		else
+			fprintf(out, " start inferred (ring FIFO);");
+		if (g->done_late)
+			fprintf(out, " done late (an upper bound) for %llu jobs;",
+				(unsigned long long)g->done_late);
+		if (g->hangs)
+			fprintf(out, " %llu hung (reported by the driver)",
+				(unsigned long long)g->hangs);
+		fputc('\n', out);
+	}
+}
+
 static int print_rings(const struct gl_run *r, FILE *out)
 {
 	static const char * const h1[] = {
@@ -254,6 +286,8 @@ static int print_rings(const struct gl_run *r, FILE *out)
 			100.0 * GPULAT_REL_ERROR);
 	gl_table_free(&t1);
 	gl_table_free(&t2);
+	if (!ret)
+		print_timing(r, out);
 	return ret;
 }
 

@@ -365,6 +365,10 @@ const char *gpulat_timing_done(const struct gpulat_job *job);
 #define GPULAT_HANG_TIMEDOUT	(1u << 0)	/* xe_sched_job_timedout */
 #define GPULAT_HANG_ERROR	(1u << 1)	/* xe_sched_job_set_error */
 #define GPULAT_HANG_BANNED	(1u << 2)	/* xe_sched_job_ban */
+#define GPULAT_HANG__COUNT	3
+
+/* "timedout", "error", "banned" for bit i of gpulat_job.hang, NULL beyond */
+const char *gpulat_hang_name(unsigned int i);
 
 struct gpulat_tracker;
 
@@ -541,6 +545,13 @@ struct gpulat_group {
 	const char	*ring_name;	/* rings: the same as @ring (after finish) */
 	const char	*ring_ptr;	/* rings: gpulat_job.ring_ptr (<= 5.18), or NULL */
 	uint64_t	idle_gaps;	/* processes: gaps that were idleness, not stalls */
+	/* jobs the driver reported hung (gpulat_job.hang != 0: xe timedout,
+	 * error, ban) */
+	uint64_t hangs;
+	/* jobs whose start_ts was measured (GPULAT_TIMING_START_HW), the
+	 * others' is inferred; jobs whose done_ts is late (an upper bound) */
+	uint64_t start_measured;
+	uint64_t done_late;
 };
 
 /* A job kept for the worst-jobs list (a copy that outlives the callback). */

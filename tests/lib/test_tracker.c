@@ -967,6 +967,121 @@ static void test_i915_retire_late(void **state)
 	gpulat_tracker_free(t);
 }
 
+/* xe events (lib/track-xe.c): the job's hardware fence pointer, its task */
+static void xe(struct gpulat_tracker *t, enum gpulat_kind k, uint64_t ts, int pid, uint64_t hwfence)
+{
+	struct gpulat_event ev = {
+		.ts = ts,
+		.cpu = 0,
+		.pid = pid,
+		.kind = k,
+		.dev = "0000:00:02.0",
+		.flags = GPULAT_EVF_FENCE_PTR | GPULAT_EVF_GUC,
+		.fence_ptr = hwfence,
+		.guc_id = 3,
+	};
+
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+}
+
+/* a <= 6.16 scheduler event of task @pid */
+static void qpid(struct gpulat_tracker *t, enum gpulat_kind k, uint64_t ts, int pid, uint64_t id,
+		 uint64_t ptr)
+{
+	struct gpulat_event ev = {
+		.ts = ts,
+		.cpu = 1,
+		.pid = pid,
+		.kind = k,
+		.dev = "",
+		.ring = "rcs0",
+		.comm = "app",
+		.id = id,
+		.fence_ptr = ptr,
+		.flags = GPULAT_EVF_FENCE_PTR | GPULAT_EVF_ID,
+	};
+
+	if (k == GPULAT_EV_DONE) {
+		ev.ring = NULL;
+		ev.flags = GPULAT_EVF_FENCE_PTR;
+	}
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+}
+
+/*
+ * xe: exec right before the queue of the same task, run right after the
+ * scheduler's run; a timeout names the hardware fence and reaches the job.
+ */
+static void test_xe_hang_linked(void **state)
+{
+	struct got g;
+	struct gpulat_tracker *t = mk(&g, GPULAT_ERA_V519, false);
+
+	(void)state;
+	/* job A: hw fence 0xa0, finished fence 0xf1 */
+	xe(t, GPULAT_EV_XE_JOB_EXEC, 1000, 50, 0xa0);
+	qpid(t, GPULAT_EV_QUEUE, 1200, 50, 1, 0xf1);
+	/* job B of another task: exec/queue interleaved with A's on another CPU */
+	xe(t, GPULAT_EV_XE_JOB_EXEC, 1300, 60, 0xb0);
+	qpid(t, GPULAT_EV_QUEUE, 1400, 60, 2, 0xf2);
+	qpid(t, GPULAT_EV_RUN, 2000, 9, 1, 0xf1);
+	xe(t, GPULAT_EV_XE_JOB_RUN, 2100, 9, 0xa0);
+	qpid(t, GPULAT_EV_RUN, 2200, 9, 2, 0xf2);
+	xe(t, GPULAT_EV_XE_JOB_RUN, 2300, 9, 0xb0);
+	/* B hangs: timed out, then banned; A completes */
+	qpid(t, GPULAT_EV_DONE, 3000, 9, 0, 0xf1);
+	xe(t, GPULAT_EV_XE_JOB_TIMEDOUT, 9000, 9, 0xb0);
+	xe(t, GPULAT_EV_XE_JOB_BAN, 9100, 9, 0xb0);
+	qpid(t, GPULAT_EV_DONE, 9500, 9, 0, 0xf2);
+	gpulat_tracker_flush(t, 10000);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.j[0].id, 1);
+	assert_int_equal(g.j[0].hang, 0);
+	assert_int_equal(g.j[1].id, 2);
+	assert_int_equal(g.j[1].hang, GPULAT_HANG_TIMEDOUT | GPULAT_HANG_BANNED);
+	assert_string_equal(gpulat_hang_name(0), "timedout");
+	assert_null(gpulat_hang_name(GPULAT_HANG__COUNT));
+	gpulat_tracker_free(t);
+}
+
+/*
+ * A job pushed before the trace started is linked by its run; an exec whose
+ * queue never follows (another task queued) links nothing; a reused hardware
+ * fence pointer after xe_sched_job_free belongs to the next job.
+ */
+static void test_xe_link_by_run_and_reuse(void **state)
+{
+	struct got g;
+	struct gpulat_tracker *t = mk(&g, GPULAT_ERA_V519, false);
+
+	(void)state;
+	xe(t, GPULAT_EV_XE_JOB_EXEC, 100, 70, 0xc0); /* never queued by task 70 */
+	qpid(t, GPULAT_EV_RUN, 1000, 9, 5, 0xf5); /* queued before the trace */
+	xe(t, GPULAT_EV_XE_JOB_RUN, 1100, 9, 0xa0);
+	xe(t, GPULAT_EV_XE_JOB_TIMEDOUT, 5000, 9, 0xa0);
+	qpid(t, GPULAT_EV_DONE, 5100, 9, 0, 0xf5);
+	xe(t, GPULAT_EV_XE_JOB_FREE, 5200, 9, 0xa0);
+	/* the pointer again: a new job, no hang */
+	xe(t, GPULAT_EV_XE_JOB_EXEC, 6000, 50, 0xa0);
+	qpid(t, GPULAT_EV_QUEUE, 6100, 50, 6, 0xf6);
+	qpid(t, GPULAT_EV_RUN, 6200, 9, 6, 0xf6);
+	xe(t, GPULAT_EV_XE_JOB_RUN, 6300, 9, 0xa0);
+	qpid(t, GPULAT_EV_DONE, 7000, 9, 0, 0xf6);
+	/* too far apart: a queue 2 ms after the exec is not its push */
+	xe(t, GPULAT_EV_XE_JOB_EXEC, 8000, 50, 0xd0);
+	qpid(t, GPULAT_EV_QUEUE, 2008000, 50, 7, 0xf7);
+	xe(t, GPULAT_EV_XE_JOB_TIMEDOUT, 3000000, 9, 0xd0);
+	gpulat_tracker_flush(t, 4000000);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.j[0].id, 5);
+	assert_int_equal(g.j[0].hang, GPULAT_HANG_TIMEDOUT);
+	assert_int_equal(g.j[1].id, 6);
+	assert_int_equal(g.j[1].hang, 0);
+	assert_int_equal(g.j[2].id, 7);
+	assert_int_equal(g.j[2].hang, 0);
+	gpulat_tracker_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -995,6 +1110,8 @@ int main(void)
 		cmocka_unit_test(test_i915_basic),
 		cmocka_unit_test(test_i915_lowlevel),
 		cmocka_unit_test(test_i915_retire_late),
+		cmocka_unit_test(test_xe_hang_linked),
+		cmocka_unit_test(test_xe_link_by_run_and_reuse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
