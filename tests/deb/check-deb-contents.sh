@@ -47,7 +47,9 @@ if [ -n "$dev" ]; then
 	grep -q "gpu-sched-trace (= " <<<"$ddep" || fail "-dev Depends: $ddep"
 	dup=$(comm -12 <(grep -v '/$' <<<"$files" | sort) <(grep -v '/$' <<<"$dfiles" | sort))
 	[ -z "$dup" ] || fail "files in both packages: $dup"
-	dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -q shlibs || fail "no shlibs file for libgpulat"
+	# not `| grep -q`: with pipefail, tar killed by SIGPIPE after an early match fails it
+	ctrl=$(dpkg-deb --ctrl-tarfile "$deb" | tar -t)
+	grep -q shlibs <<<"$ctrl" || fail "no shlibs file for libgpulat"
 fi
 if grep -qx '/usr/bin/trace-cmd' <<<"$files"; then
 	fail "the package contains /usr/bin/trace-cmd (the system's)"
