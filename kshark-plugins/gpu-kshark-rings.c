@@ -7,23 +7,30 @@
  * (gpu_rings.c), so the synthetic task ids written into the session's "TaskPlots" are
  * the ids the plugin draws into.
  */
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 #include <trace-cmd.h>
 
 #include "libkshark.h"
+#include "libkshark-plugin.h"
 #include "libkshark-tepdata.h"
 
 #include "gpulat.h"
 #include "gpulat-read.h"
+#include "gpulat-session.h"
 #include "gpulat-tracecmd.h"
+#include "gpu_jobs.h"
 #include "gpu_rings.h"
 
 #define DEFAULT_WIDTH	1200
@@ -31,14 +38,20 @@
 
 struct trace_rings {
 	const char		*file;
-	struct tracecmd_input	*handle;
-	struct gpulat_binding	*binding;
+	struct gpulat_session *session; /* owns the keys' strings */
 	struct gpujob_ring_key	*keys;
 	size_t			n_keys;
 	size_t			cap_keys;
+	uint64_t first_ts; /* of any record */
+	uint64_t last_ts;
+	uint64_t gpu_first; /* GPU-active span: first job stage */
+	uint64_t gpu_last; /* ... last job stage */
 	int			n_cpus;
 	int			sd;
 };
+
+/* How this program names itself in messages (-N: the launcher's name). */
+static const char *prog = "gpu-kshark-rings";
 
 /*
  * The default plugin: this install's, found relative to this program (so a relocated
@@ -71,7 +84,7 @@ static const char *default_plugin(void)
 	return n > 0 && (size_t)n < sizeof(path) ? path : rel[0];
 }
 
-static void usage(FILE *f, const char *prog)
+static void usage(FILE *f, const char *argv0)
 {
 	fprintf(f,
 		"usage: %s [options] TRACE.dat [TRACE.dat...]\n"
@@ -80,11 +93,16 @@ static void usage(FILE *f, const char *prog)
 		"  -s FILE    write the session to FILE\n"
 		"  -p PLUGIN  plugin file to load in the session (default: %s)\n"
 		"  -g WxH     main window size (default %dx%d)\n"
-		"  -r T0,T1   visible time range in ns of trace time (default: all)\n"
+		"  -r T0,T1   visible time range in seconds of trace time, as trace-cmd report\n"
+		"             prints them (default: the span with GPU jobs)\n"
+		"  -a         show the whole trace, not only the span with GPU jobs\n"
 		"  -c LIST    CPU graphs: all (default), none, or a list like 0,2-3\n"
+		"  -l         list, without a display, the rows the gpu_jobs plugin draws\n"
+		"             and each row's job count (the plugin loaded through libkshark)\n"
+		"  -N NAME    name to use in messages (the launcher's)\n"
 		"  -q         quiet: do not print the rings\n"
 		"  -h         this help\n",
-		prog, default_plugin(), DEFAULT_WIDTH, DEFAULT_HEIGHT);
+		argv0, default_plugin(), DEFAULT_WIDTH, DEFAULT_HEIGHT);
 }
 
 static int add_key(struct trace_rings *tr, const char *dev, const char *ring)
@@ -114,61 +132,93 @@ static int add_key(struct trace_rings *tr, const char *dev, const char *ring)
 	return 0;
 }
 
-static int ring_cb(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+static int ev_cb(const struct gpulat_event *ev, struct tep_record *rec, int file, void *data)
 {
 	struct trace_rings *tr = data;
-	struct gpulat_event ev;
-	enum gpulat_kind kind;
 
-	(void)handle;
-	(void)cpu;
-	kind = gpulat_binding_kind_of(tr->binding,
-				      tep_data_type(tracecmd_get_tep(tr->handle), rec));
-	if (kind != GPULAT_EV_QUEUE && kind != GPULAT_EV_RUN)
+	(void)rec;
+	(void)file;
+	if (!gpujob_event_names_ring(ev))
 		return 0;
-	/* a damaged length reaching past the record's page: not decoded */
-	if (!gpulat_record_bytes(rec, tracecmd_page_size(tr->handle)))
-		return 0;
-	if (gpulat_binding_decode(tr->binding, rec, &ev) != 1 || !gpujob_event_names_ring(&ev))
-		return 0;
-	return add_key(tr, ev.dev ? ev.dev : "", ev.ring) < 0 ? -1 : 0;
+	return add_key(tr, ev->dev ? ev->dev : "", ev->ring);
 }
 
+static int job_cb(const struct gpulat_job *job, void *data)
+{
+	struct trace_rings *tr = data;
+	int s;
+
+	for (s = 0; s < GPULAT_ST__COUNT; s++) {
+		if (job->ts[s] == GPULAT_NONE)
+			continue;
+		if (tr->gpu_first == GPULAT_NONE || job->ts[s] < tr->gpu_first)
+			tr->gpu_first = job->ts[s];
+		if (tr->gpu_last == GPULAT_NONE || job->ts[s] > tr->gpu_last)
+			tr->gpu_last = job->ts[s];
+	}
+	return 0;
+}
+
+/* The session's messages, as gpu-latency prints them: "PROG: FILE: problem", hints. */
+static void msg_cb(enum gpulat_msg_level level, const char *text, void *data)
+{
+	(void)data;
+	if (level == GPULAT_MSG_HINT)
+		fputs(text, stderr);
+	else
+		fprintf(stderr, "%s: %s\n", prog, text);
+}
+
+/*
+ * The rings of one trace, read through a session (lib/session.c) exactly as the
+ * plugin and gpu-latency read it: the same checks of the file (missing, damaged, not
+ * a trace, no GPU events: one line naming the file, then the record hint) and the same
+ * ring set (queue and run events, gpu_rings.c), so the row ids agree with the plugin's.
+ */
 static int find_rings(struct trace_rings *tr)
 {
-	char err[512];
+	struct gpulat_listener l = { .sz = sizeof(l), .event = ev_cb, .job = job_cb };
+	struct gpulat_session_counts c = { .sz = sizeof(c) };
+	struct gpulat_session_opts o;
+	int ret;
 
-	/*
-	 * lib's open: the file's structure is checked before libtracecmd reads it,
-	 * and a half-built handle is never closed (tracecmd_open() closes it on
-	 * error and crashes in libtracecmd 1.3). A file that passes is also one
-	 * kshark_open() can read.
-	 */
-	tr->handle = gpulat_trace_open(tr->file, TRACECMD_FL_LOAD_NO_PLUGINS, err, sizeof(err));
-	if (!tr->handle) {
-		fprintf(stderr, "gpu-kshark-rings: %s\n", err);
+	tr->gpu_first = tr->gpu_last = GPULAT_NONE;
+	gpulat_session_opts_init(&o);
+	o.features = GPULAT_FEAT_NO_STATS;
+	o.msg = msg_cb;
+	tr->session = gpulat_session_new(&o);
+	if (!tr->session) {
+		fprintf(stderr, "%s: %s: %s\n", prog, tr->file, strerror(errno));
 		return -1;
 	}
-	tr->binding = gpulat_binding_new(tracecmd_get_tep(tr->handle));
-	if (!tr->binding) {
-		fprintf(stderr, "gpu-kshark-rings: %s: %s\n", tr->file, strerror(errno));
+	ret = gpulat_session_add_listener(tr->session, &l, tr);
+	if (!ret)
+		ret = gpulat_session_add_file(tr->session, tr->file);
+	if (ret) {
+		fprintf(stderr, "%s: %s: %s\n", prog, tr->file, strerror(-ret));
 		return -1;
 	}
-	if (!gpulat_binding_has(tr->binding, GPULAT_EV_QUEUE) &&
-	    !gpulat_binding_has(tr->binding, GPULAT_EV_RUN))
-		return 0;	/* no GPU scheduler events: no rings */
-	if (tracecmd_iterate_events(tr->handle, NULL, 0, ring_cb, tr) < 0 && errno == ENOMEM)
+	if (gpulat_session_run(tr->session) < 0)
+		return -1; /* the session said why */
+	if (!gpulat_session_tep(tr->session, 0)) {
+		/* a text log: the session reads it, KernelShark does not */
+		fprintf(stderr,
+			"%s: %s: an ftrace text log; KernelShark needs the trace.dat "
+			"(trace-cmd record)\n",
+			prog, tr->file);
 		return -1;
+	}
+	gpulat_session_counts(tr->session, &c);
+	tr->first_ts = c.first_ts;
+	tr->last_ts = c.last_ts;
 	gpujob_ring_ids_assign(tr->keys, tr->n_keys);
 	return 0;
 }
 
 static void free_rings(struct trace_rings *tr)
 {
-	gpulat_binding_free(tr->binding);
-	if (tr->handle)
-		tracecmd_close(tr->handle);
 	free(tr->keys);
+	gpulat_session_free(tr->session);
 }
 
 /* "0,2-3" -> json array of CPUs below n_cpus; "all", "none" */
@@ -208,7 +258,7 @@ static json_object *file_obj(const char *type, const char *file, const char *nam
 	struct stat st;
 
 	if (stat(file, &st) || !realpath(file, path)) {
-		fprintf(stderr, "gpu-kshark-rings: %s: %s\n", file, strerror(errno));
+		fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
 		return NULL;
 	}
 	o = json_object_new_object();
@@ -230,13 +280,12 @@ static json_object *typed(const char *type)
 }
 
 /* Everything KernelShark 2.2 reads from a session (KsSession.cpp). */
-static int write_session(const char *out, const char *plugin, struct trace_rings *trs,
-			 int n, int width, int height, const char *range, const char *cpus)
+static int write_session(const char *out, const char *plugin, struct trace_rings *trs, int n,
+			 int width, int height, const uint64_t *range, const char *cpus)
 {
 	struct kshark_context *kctx = NULL;
 	struct kshark_config_doc *conf;
 	json_object *root, *streams, *o, *arr, *jplg;
-	long long t0, t1;
 	int i, ret = -1;
 	size_t k;
 
@@ -246,7 +295,7 @@ static int write_session(const char *out, const char *plugin, struct trace_rings
 	for (i = 0; i < n; i++) {
 		trs[i].sd = kshark_open(kctx, trs[i].file);
 		if (trs[i].sd < 0) {
-			fprintf(stderr, "gpu-kshark-rings: libkshark cannot open %s\n", trs[i].file);
+			fprintf(stderr, "%s: %s: libkshark cannot open it\n", prog, trs[i].file);
 			goto out;
 		}
 		trs[i].n_cpus = kshark_get_data_stream(kctx, trs[i].sd)->n_cpus;
@@ -254,7 +303,7 @@ static int write_session(const char *out, const char *plugin, struct trace_rings
 
 	conf = kshark_session_config_new(KS_CONFIG_JSON);
 	if (!conf || !kshark_export_all_dstreams(kctx, &conf)) {
-		fprintf(stderr, "gpu-kshark-rings: cannot export the data streams\n");
+		fprintf(stderr, "%s: %s: cannot export the data streams\n", prog, trs[0].file);
 		goto out;
 	}
 	root = conf->conf_doc;
@@ -309,15 +358,10 @@ static int write_session(const char *out, const char *plugin, struct trace_rings
 	json_object_object_add(root, "User Plugins", o);
 
 	if (range) {
-		if (sscanf(range, "%lld,%lld", &t0, &t1) != 2 || t1 <= t0) {
-			fprintf(stderr, "gpu-kshark-rings: bad range '%s' (want T0,T1 in ns)\n",
-				range);
-			goto out_conf;
-		}
 		o = typed("kshark.config.model");
 		arr = json_object_new_array();
-		json_object_array_add(arr, json_object_new_int64(t0));
-		json_object_array_add(arr, json_object_new_int64(t1));
+		json_object_array_add(arr, json_object_new_int64((int64_t)range[0]));
+		json_object_array_add(arr, json_object_new_int64((int64_t)range[1]));
 		json_object_object_add(o, "range", arr);
 		json_object_object_add(o, "bins", json_object_new_int(width > 300 ? width - 250 : 100));
 		json_object_object_add(root, "Model", o);
@@ -348,7 +392,7 @@ static int write_session(const char *out, const char *plugin, struct trace_rings
 	json_object_object_add(root, "ColorScheme", json_object_new_double(0.75));
 
 	if (!kshark_save_config_file(out, conf)) {
-		fprintf(stderr, "gpu-kshark-rings: cannot write %s\n", out);
+		fprintf(stderr, "%s: %s: cannot write the session\n", prog, out);
 		goto out_conf;
 	}
 	ret = 0;
@@ -360,17 +404,176 @@ out:
 	return ret;
 }
 
+/*
+ * -l: what the plugin draws, from the plugin itself: every trace loaded through
+ * libkshark with gpu_jobs registered and initialized first (as KernelShark does), then
+ * the plugin's own rows and jobs through its exported accessors (its first draw).
+ */
+static int list_rows(const char *plugin_path, struct trace_rings *trs, int n)
+{
+	struct kshark_context *kctx = NULL;
+	struct kshark_plugin_list *plugin;
+	struct kshark_entry **rows = NULL;
+	const struct plugin_gpujob_ring *rings;
+	const struct plugin_gpujob *jobs;
+	plugin_gpujob_get_jobs_fn get_jobs;
+	plugin_gpujob_get_rings_fn get_rings;
+	ssize_t n_rows, nr, nj, k, r;
+	int i, ret = 0, saved, null;
+
+	if (!kshark_instance(&kctx))
+		return -1;
+	/* libkshark announces the plugin on stdout: not part of the listing */
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDOUT_FILENO);
+	plugin = kshark_register_plugin(kctx, "gpu_jobs", plugin_path);
+	fflush(stdout);
+	if (saved >= 0 && null >= 0)
+		dup2(saved, STDOUT_FILENO);
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	if (!plugin || !plugin->process_interface || !plugin->handle) {
+		fprintf(stderr, "%s: %s: cannot load the KernelShark plugin\n", prog, plugin_path);
+		kshark_free(kctx);
+		return -1;
+	}
+	get_jobs = (plugin_gpujob_get_jobs_fn)dlsym(plugin->handle, "plugin_gpujob_get_jobs");
+	get_rings = (plugin_gpujob_get_rings_fn)dlsym(plugin->handle, "plugin_gpujob_get_rings");
+	if (!get_jobs || !get_rings) {
+		fprintf(stderr, "%s: %s: not the gpu_jobs plugin (no accessors)\n", prog,
+			plugin_path);
+		kshark_free(kctx);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct kshark_data_stream *stream;
+		struct kshark_dpi_list *dpi;
+
+		trs[i].sd = kshark_open(kctx, trs[i].file);
+		if (trs[i].sd < 0) {
+			fprintf(stderr, "%s: %s: libkshark cannot open it\n", prog, trs[i].file);
+			ret = -1;
+			goto out;
+		}
+		stream = kshark_get_data_stream(kctx, trs[i].sd);
+		dpi = kshark_register_plugin_to_stream(stream, plugin->process_interface, true);
+		kshark_handle_dpi(stream, dpi, KSHARK_PLUGIN_INIT);
+	}
+	n_rows = kshark_load_all_entries(kctx, &rows);
+
+	for (i = 0; i < n; i++) {
+		size_t total = 0;
+
+		nr = get_rings(trs[i].sd, &rings);
+		nj = get_jobs(trs[i].sd, &jobs);
+		if (nr < 0 || nj < 0)
+			nr = nj = 0; /* the plugin declined the stream: nothing drawn */
+		for (k = 0; k < nr; k++)
+			total += rings[k].n_jobs;
+		printf("%s: %zd ring rows, %zd jobs", trs[i].file, nr, nj);
+		if (trs[i].gpu_first != GPULAT_NONE)
+			printf(", GPU active %" PRIu64 ".%06" PRIu64 "-%" PRIu64 ".%06" PRIu64,
+			       trs[i].gpu_first / 1000000000, trs[i].gpu_first / 1000 % 1000000,
+			       trs[i].gpu_last / 1000000000, trs[i].gpu_last / 1000 % 1000000);
+		printf("\n");
+		printf("  %-10s  %7s  %s\n", "row id", "jobs", "ring");
+		/* in the order of the rows on screen (the session's TaskPlots) */
+		for (k = 0; k < (ssize_t)trs[i].n_keys; k++) {
+			for (r = 0; r < nr && rings[r].id != trs[i].keys[k].id; r++)
+				;
+			if (r < nr)
+				printf("  %-10d  %7zu  %s\n", rings[r].id, rings[r].n_jobs,
+				       rings[r].label);
+			else
+				printf("  %-10d  %7d  %s (no row drawn)\n", trs[i].keys[k].id, 0,
+				       trs[i].keys[k].ring);
+		}
+		for (r = 0; r < nr; r++) {
+			for (k = 0; k < (ssize_t)trs[i].n_keys && rings[r].id != trs[i].keys[k].id;
+			     k++)
+				;
+			if (k == (ssize_t)trs[i].n_keys)
+				printf("  %-10d  %7zu  %s (not in the session)\n", rings[r].id,
+				       rings[r].n_jobs, rings[r].label);
+		}
+		/* jobs whose ring is unknown (a done event alone) get no row */
+		if ((size_t)nj > total)
+			printf("  %-10s  %7zu  %s\n", "-", (size_t)nj - total,
+			       "(no ring: not drawn)");
+	}
+
+	for (k = 0; k < n_rows; k++)
+		free(rows[k]);
+	free(rows);
+out:
+	kshark_close_all(kctx);
+	kshark_free(kctx);
+	return ret;
+}
+
+/* "T0,T1" in seconds (as trace-cmd report prints them) -> ns */
+static int parse_range(const char *spec, uint64_t range[2])
+{
+	double t0, t1;
+	char tail;
+
+	if (sscanf(spec, "%lf,%lf%c", &t0, &t1, &tail) != 2 || !(t0 >= 0) || !(t1 > t0) ||
+	    t1 > 1.8e10)
+		return -1;
+	range[0] = (uint64_t)(t0 * 1e9 + 0.5);
+	range[1] = (uint64_t)(t1 * 1e9 + 0.5);
+	return 0;
+}
+
+/*
+ * The default view: the span with GPU jobs over all traces, with a margin of 2 % each
+ * side, kept inside the traces. Nothing when no trace has jobs (the whole trace).
+ */
+static bool gpu_span(const struct trace_rings *trs, int n, uint64_t range[2])
+{
+	uint64_t a = GPULAT_NONE, b = 0, lo = GPULAT_NONE, hi = 0, m;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (trs[i].gpu_first == GPULAT_NONE)
+			continue;
+		if (trs[i].gpu_first < a)
+			a = trs[i].gpu_first;
+		if (trs[i].gpu_last > b)
+			b = trs[i].gpu_last;
+		if (trs[i].first_ts < lo)
+			lo = trs[i].first_ts;
+		if (trs[i].last_ts > hi && trs[i].last_ts != GPULAT_NONE)
+			hi = trs[i].last_ts;
+	}
+	if (a == GPULAT_NONE)
+		return false;
+	m = (b - a) / 50 + 1000;
+	range[0] = a - lo > m ? a - m : lo;
+	range[1] = hi - b > m ? b + m : hi;
+	if (range[1] <= range[0])
+		range[1] = range[0] + 1000;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	const char *session = NULL, *plugin = default_plugin();
-	const char *range = NULL, *cpus = NULL;
+	const char *cpus = NULL;
 	int width = DEFAULT_WIDTH, height = DEFAULT_HEIGHT;
+	uint64_t range[2];
+	bool quiet = false, list = false, whole = false, have_range = false;
 	struct trace_rings *trs;
-	bool quiet = false;
 	int c, i, n, ret = 0;
 	size_t k;
 
-	while ((c = getopt(argc, argv, "s:p:g:r:c:qh")) != -1) {
+	opterr = 0;
+	while ((c = getopt(argc, argv, "s:p:g:r:c:N:aqlh")) != -1) {
 		switch (c) {
 		case 's':
 			session = optarg;
@@ -381,15 +584,34 @@ int main(int argc, char **argv)
 		case 'g':
 			if (sscanf(optarg, "%dx%d", &width, &height) != 2 ||
 			    width < 200 || height < 150) {
-				fprintf(stderr, "gpu-kshark-rings: bad geometry '%s'\n", optarg);
+				fprintf(stderr,
+					"%s: bad window size '%s' (want WxH, at least "
+					"200x150)\n",
+					prog, optarg);
 				return 2;
 			}
 			break;
 		case 'r':
-			range = optarg;
+			if (parse_range(optarg, range)) {
+				fprintf(stderr,
+					"%s: -r '%s': want T0,T1 in seconds ("
+					"T0 < T1, e.g. 124.50,124.75)\n",
+					prog, optarg);
+				return 2;
+			}
+			have_range = true;
+			break;
+		case 'a':
+			whole = true;
 			break;
 		case 'c':
 			cpus = optarg;
+			break;
+		case 'N':
+			prog = optarg;
+			break;
+		case 'l':
+			list = true;
 			break;
 		case 'q':
 			quiet = true;
@@ -398,13 +620,18 @@ int main(int argc, char **argv)
 			usage(stdout, argv[0]);
 			return 0;
 		default:
-			usage(stderr, argv[0]);
+			if (optopt && strchr("spgrcN", optopt))
+				fprintf(stderr, "%s: option -%c needs a value (see %s -h)\n", prog,
+					optopt, prog);
+			else
+				fprintf(stderr, "%s: unknown option '%s' (see %s -h)\n", prog,
+					argv[optind - 1], prog);
 			return 2;
 		}
 	}
 	n = argc - optind;
 	if (n < 1) {
-		usage(stderr, argv[0]);
+		fprintf(stderr, "%s: no trace file given (see %s -h)\n", prog, prog);
 		return 2;
 	}
 
@@ -419,7 +646,7 @@ int main(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		if (quiet)
+		if (quiet || list)
 			continue;
 		for (k = 0; k < trs[i].n_keys; k++) {
 			char label[256];
@@ -432,7 +659,12 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (session && write_session(session, plugin, trs, n, width, height, range, cpus) < 0)
+	if (list && list_rows(plugin, trs, n) < 0)
+		ret = 1;
+	if (!have_range && !whole)
+		have_range = gpu_span(trs, n, range);
+	if (session && write_session(session, plugin, trs, n, width, height,
+				     have_range ? range : NULL, cpus) < 0)
 		ret = 1;
 
 out:

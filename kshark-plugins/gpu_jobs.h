@@ -23,6 +23,7 @@
 #include "libkshark.h"
 #include "libkshark-plugin.h"
 #include "gpulat.h"
+#include "gpulat-session.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,6 +84,16 @@ struct plugin_gpujob {
 	unsigned int		lost_stages;
 	/** Before 5.19: the ring's address label as traced (gpulat_job.ring_ptr), else NULL. */
 	const char		*ring_ptr;
+	/** The core's metrics (docs/truth-format.md), GPULAT_NONE when not computable. */
+	uint64_t wait;
+	/** start - run. */
+	uint64_t hw_queue;
+	/** done - start. */
+	uint64_t exec;
+	/** done - queue. */
+	uint64_t total;
+	/** Time blocked on dependencies. */
+	uint64_t dep_wait;
 };
 
 /** struct plugin_gpujob_dep - a dependency of a job on a fence */
@@ -93,6 +104,10 @@ struct plugin_gpujob_dep {
 	uint64_t		ctx;
 	/** Fence seqno waited on. */
 	uint64_t		seqno;
+	/** When the fence signaled (the producer's done), GPULAT_NONE when unknown. */
+	uint64_t signal_ts;
+	/** The job really waited on it: it signaled after the queue (or blocked it). */
+	bool waited;
 };
 
 /** struct plugin_gpujob_ring - one GPU ring of one device */
@@ -152,26 +167,6 @@ struct gpujob_index {
 /* Opaque per-stream state of the drawing side (GpuJobs.cpp). */
 struct gpujob_draw_state;
 
-/** struct gpujob_ev - one collected record */
-struct gpujob_ev {
-	/** Normalized event (strings interned in the binding). */
-	struct gpulat_event	ev;
-	/** The KernelShark entry (for markers), NULL for lost-event notes. */
-	struct kshark_entry	*entry;
-	/** Arrival order (ties in time keep file order). */
-	size_t			seq;
-	/** Lost-event note: count of missed events (ev.kind == GPULAT_EV_NONE). */
-	uint64_t		lost;
-};
-
-/** struct gpujob_order - sort key of a decoded record */
-struct gpujob_order {
-	/** Stream time. */
-	uint64_t		ts;
-	/** Index in plugin_gpujob_ctx::evs. */
-	size_t			seq;
-};
-
 /** struct gpujob_raw - a record of ours as collected at load time */
 struct gpujob_raw {
 	/** The KernelShark entry. */
@@ -214,14 +209,10 @@ struct plugin_gpujob_ctx {
 	/** Copies of the records' payloads (blocks that never move). */
 	struct gpujob_block		*blocks;
 
-	/** Decoded records (file order); only while linking. */
-	struct gpujob_ev		*evs;
-	/** Time order of evs; only while linking. */
-	struct gpujob_order		*order;
-	/** Number of decoded records. */
-	size_t				n_evs;
 	/** Latest timestamp of a record of ours. */
 	uint64_t			last_ts;
+	/** The session that linked the jobs: owns their strings (gpu_link.c). */
+	struct gpulat_session *session;
 
 	/** The lazy second pass (linking) is done. */
 	bool				linked;
@@ -269,8 +260,18 @@ struct plugin_gpujob_ctx {
 
 KS_DECLARE_PLUGIN_CONTEXT_METHODS(struct plugin_gpujob_ctx)
 
-/* gpu_jobs.c */
+/* gpu_jobs.c: entry points, load-time collection */
+void plugin_gpujob_warn(struct plugin_gpujob_ctx *ctx, const char *msg);
+
+/* gpu_link.c: the lazy second pass */
 int plugin_gpujob_link(struct plugin_gpujob_ctx *ctx);
+void plugin_gpujob_free_results(struct plugin_gpujob_ctx *ctx);
+
+/* gpu_index.c: ring table, stacking, range indexes */
+ssize_t plugin_gpujob_ring_add(struct plugin_gpujob_ctx *ctx, const char *dev, const char *ring);
+int plugin_gpujob_build_rings(struct plugin_gpujob_ctx *ctx);
+int plugin_gpujob_build_indexes(struct plugin_gpujob_ctx *ctx);
+void plugin_gpujob_free_indexes(struct plugin_gpujob_ctx *ctx);
 ssize_t plugin_gpujob_index_first(const struct gpujob_index *idx, uint64_t t0);
 const struct gpujob_index *plugin_gpujob_cpu_index(struct plugin_gpujob_ctx *ctx, int cpu);
 const struct gpujob_index *plugin_gpujob_pid_index(struct plugin_gpujob_ctx *ctx, int pid);

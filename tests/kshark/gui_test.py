@@ -229,7 +229,7 @@ def main():
                    XDG_RUNTIME_DIR=tmp)
         log = open(os.path.join(tmp, 'kernelshark.log'), 'w')
         ks = subprocess.Popen([launcher, '-g', '%dx%d' % (WIDTH, HEIGHT),
-                               '-r', '%d,%d' % (t0, t1), trace],
+                               '-r', '%.9f,%.9f' % (t0 / 1e9, t1 / 1e9), trace],
                               env=env, stdout=log, stderr=subprocess.STDOUT)
         procs.append(ks)
 

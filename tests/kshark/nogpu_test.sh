@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1
-# nogpu_test.sh TEST_GPU_JOBS PLUGIN RINGS_HELPER FORMATS_DIR GPU.dat GPU.truth.json
+# nogpu_test.sh TEST_GPU_JOBS PLUGIN RINGS_HELPER FORMATS_DIR GPU.dat GPU.truth.json LAUNCHER LIST_TEST
 # Traces without GPU jobs next to one with: (1) no GPU event formats at all (the plugin
 # declines the stream), (2) GPU formats but no GPU records (a time slice before the first
 # GPU event). Loaded together with a GPU trace: no crash, nothing found, the GPU stream
-# still right; the ring helper lists no rings and succeeds. Exit 77 when trace-cmd is
-# missing or cannot write the traces here.
+# still right; the ring helper (and so gpu-kshark) says, for each, that it has no GPU
+# events, as gpu-latency does (one line naming the file, then the record hint), and
+# gpu-kshark's other errors are one line too (list_test.py errors). Exit 77 when
+# trace-cmd is missing or cannot write the traces here.
 set -u
-t=$1 plugin=$2 helper=$3 formats=$4 gpu=$5 truth=$6
+t=$1 plugin=$2 helper=$3 formats=$4 gpu=$5 truth=$6 launcher=$7 list_test=$8
 here=$(dirname "$0")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -35,14 +37,19 @@ fi
 
 rc=0
 "$t" "$plugin" "$tmp/noformats.dat" - "$tmp/early.dat" - "$gpu" "$truth" || rc=1
-rings=$("$helper" "$tmp/noformats.dat" "$tmp/early.dat") || rc=1
-if [ -n "$rings" ]; then
-	echo "FAIL: rings listed for traces without GPU jobs: $rings"
-	rc=1
-fi
-"$helper" -q -s "$tmp/session.json" -p "$plugin" "$tmp/noformats.dat" || rc=1
-tr -d ' \n\t' < "$tmp/session.json" | grep -q '"TaskPlots":\[\]' || {
-	echo "FAIL: session for a trace without GPU jobs has ring rows"
-	rc=1
-}
+for f in "$tmp/noformats.dat" "$tmp/early.dat"; do
+	if "$helper" "$f" >"$tmp/out" 2>"$tmp/err"; then
+		echo "FAIL: the ring helper accepts $f, a trace without GPU events"
+		rc=1
+	fi
+	if [ -s "$tmp/out" ]; then
+		echo "FAIL: rings listed for $f: $(cat "$tmp/out")"
+		rc=1
+	fi
+	head -n 1 "$tmp/err" | grep -q "^gpu-kshark-rings: $f: no GPU scheduler events" || {
+		echo "FAIL: $f: the error does not say 'no GPU scheduler events': $(cat "$tmp/err")"
+		rc=1
+	}
+done
+python3 "$list_test" errors "$launcher" "$gpu" "$tmp/noformats.dat" || rc=1
 exit $rc

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * gpu_jobs - KernelShark plugin: the ring table and the range indexes drawing reads.
+ *
+ * After linking (gpu_link.c): one row per ring (synthetic task ids, gpu_rings.h, named
+ * by the canonical ring label), the jobs of a ring stacked into sub-rows when they
+ * overlap, and range indexes per ring, per CPU and per submitting task, each sorted by
+ * begin with the running maximum of end, so a visible range is found with one binary
+ * search.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "libkshark.h"
+#include "libkshark-tepdata.h"
+
+#include "gpu_jobs.h"
+#include "gpu_rings.h"
+
+/* Most sub-rows a ring row is split into; deeper stacks share the last one. */
+#define GPUJOB_MAX_SUBROWS 64
+
+static void gpujob_index_free(struct gpujob_index *idx)
+{
+	free(idx->it);
+	free(idx->end_max);
+	idx->it = NULL;
+	idx->end_max = NULL;
+	idx->n = idx->cap = 0;
+}
+
+/**
+ * plugin_gpujob_free_indexes - free the ring table and every range index
+ * @ctx: the stream's context
+ */
+void plugin_gpujob_free_indexes(struct plugin_gpujob_ctx *ctx)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < ctx->n_rings; i++) {
+		free(ctx->rings[i].label);
+		if (ctx->ring_idx)
+			gpujob_index_free(&ctx->ring_idx[i]);
+	}
+	free(ctx->rings);
+	free(ctx->ring_idx);
+	ctx->rings = NULL;
+	ctx->ring_idx = NULL;
+	ctx->n_rings = 0;
+
+	for (c = 0; c < ctx->n_cpus; c++)
+		gpujob_index_free(&ctx->cpu_idx[c]);
+	free(ctx->cpu_idx);
+	ctx->cpu_idx = NULL;
+	ctx->n_cpus = 0;
+
+	for (i = 0; i < ctx->n_pids; i++)
+		gpujob_index_free(&ctx->pid_idx[i]);
+	free(ctx->pid_idx);
+	ctx->pid_idx = NULL;
+	ctx->n_pids = 0;
+}
+
+static int gpujob_item_cmp(const void *a, const void *b)
+{
+	const struct gpujob_item *ia = a, *ib = b;
+
+	if (ia->begin != ib->begin)
+		return ia->begin < ib->begin ? -1 : 1;
+	if (ia->job != ib->job)
+		return ia->job < ib->job ? -1 : 1;
+	return ia->stage < ib->stage ? -1 : ia->stage > ib->stage;
+}
+
+static int gpujob_index_add(struct gpujob_index *idx, uint64_t begin, uint64_t end, size_t job,
+			    int stage)
+{
+	struct gpujob_item *tmp;
+	size_t cap;
+
+	if (idx->n == idx->cap) {
+		cap = idx->cap ? idx->cap * 2 : 64;
+		tmp = realloc(idx->it, cap * sizeof(*tmp));
+		if (!tmp)
+			return -ENOMEM;
+		idx->it = tmp;
+		idx->cap = cap;
+	}
+	idx->it[idx->n].begin = begin;
+	idx->it[idx->n].end = end < begin ? begin : end;
+	idx->it[idx->n].job = job;
+	idx->it[idx->n].stage = stage;
+	idx->n++;
+	return 0;
+}
+
+static int gpujob_index_finish(struct gpujob_index *idx)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	if (!idx->n)
+		return 0;
+
+	qsort(idx->it, idx->n, sizeof(*idx->it), gpujob_item_cmp);
+	idx->end_max = malloc(idx->n * sizeof(*idx->end_max));
+	if (!idx->end_max)
+		return -ENOMEM;
+	for (i = 0; i < idx->n; i++) {
+		if (idx->it[i].end > m)
+			m = idx->it[i].end;
+		idx->end_max[i] = m;
+	}
+	return 0;
+}
+
+/**
+ * plugin_gpujob_index_first - first item of @idx that may intersect [t0, ...)
+ * @idx: a finished index
+ * @t0: begin of the visible range
+ *
+ * Items before the returned position all end before @t0. Iterate from it while
+ * item.begin <= t1 and skip items with item.end < t0.
+ *
+ * Return: an index in [0, idx->n].
+ */
+ssize_t plugin_gpujob_index_first(const struct gpujob_index *idx, uint64_t t0)
+{
+	size_t lo = 0, hi = idx->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (idx->end_max[mid] < t0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static ssize_t gpujob_ring_find(struct plugin_gpujob_ctx *ctx, const char *dev, const char *ring)
+{
+	size_t i;
+
+	/* strings are interned by the binding: equal strings, equal pointers */
+	for (i = 0; i < ctx->n_rings; i++) {
+		if (ctx->rings[i].name == ring && ctx->rings[i].dev == dev)
+			return i;
+	}
+	for (i = 0; i < ctx->n_rings; i++) {
+		if (!strcmp(ctx->rings[i].name, ring) && !strcmp(ctx->rings[i].dev, dev))
+			return i;
+	}
+	return -1;
+}
+
+/* The row of (@dev, @ring), added when new. Return: its index, or -ENOMEM. */
+ssize_t plugin_gpujob_ring_add(struct plugin_gpujob_ctx *ctx, const char *dev, const char *ring)
+{
+	struct plugin_gpujob_ring *tmp;
+	ssize_t r;
+
+	r = gpujob_ring_find(ctx, dev, ring);
+	if (r >= 0)
+		return r;
+
+	tmp = realloc(ctx->rings, (ctx->n_rings + 1) * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	ctx->rings = tmp;
+	memset(&ctx->rings[ctx->n_rings], 0, sizeof(*tmp));
+	ctx->rings[ctx->n_rings].dev = dev;
+	ctx->rings[ctx->n_rings].name = ring;
+	return ctx->n_rings++;
+}
+
+int plugin_gpujob_build_rings(struct plugin_gpujob_ctx *ctx)
+{
+	struct tep_handle *tep = kshark_get_tep(ctx->stream);
+	struct gpujob_ring_key *keys;
+	char label[256];
+	size_t i;
+	ssize_t r;
+
+	/* rows of rings that only events named were added while linking (gpu_link.c) */
+	for (i = 0; i < ctx->n_jobs; i++) {
+		struct plugin_gpujob *job = &ctx->jobs[i];
+
+		if (!job->ring || !job->ring[0])
+			continue;
+		/* the row is the ring as traced (its id), named as the core names it */
+		r = plugin_gpujob_ring_add(ctx, job->dev,
+					   job->ring_ptr ? job->ring_ptr : job->ring);
+		if (r < 0)
+			return -ENOMEM;
+		job->ring_idx = r;
+		ctx->rings[r].n_jobs++;
+		if (!ctx->rings[r].shown || ctx->rings[r].shown == ctx->rings[r].name)
+			ctx->rings[r].shown = job->ring;
+	}
+
+	if (!ctx->n_rings)
+		return 0;
+
+	keys = calloc(ctx->n_rings, sizeof(*keys));
+	ctx->ring_idx = calloc(ctx->n_rings, sizeof(*ctx->ring_idx));
+	if (!keys || !ctx->ring_idx) {
+		free(keys);
+		return -ENOMEM;
+	}
+	for (i = 0; i < ctx->n_rings; i++) {
+		keys[i].dev = ctx->rings[i].dev;
+		keys[i].ring = ctx->rings[i].name;
+		keys[i].user = i;
+	}
+	gpujob_ring_ids_assign(keys, ctx->n_rings);
+	for (i = 0; i < ctx->n_rings; i++) {
+		struct plugin_gpujob_ring *ring = &ctx->rings[keys[i].user];
+
+		ring->id = keys[i].id;
+		gpulat_ring_label(label, sizeof(label), ring->dev,
+				  ring->shown ? ring->shown : ring->name);
+		ring->label = strdup(label);
+		if (!ring->label) {
+			free(keys);
+			return -ENOMEM;
+		}
+		ctx->ring_idx[keys[i].user].key = keys[i].user;
+	}
+	free(keys);
+
+	for (i = 0; i < ctx->n_rings; i++) {
+		/*
+		 * Name the synthetic task after the ring, so that KernelShark's task
+		 * lists and the row label read "gfx-1234567890" rather than "<...>".
+		 */
+		if (tep && !tep_is_pid_registered(tep, ctx->rings[i].id))
+			tep_register_comm(tep, ctx->rings[i].label, ctx->rings[i].id);
+	}
+	return 0;
+}
+
+/* Greedy stacking: each job takes the lowest sub-row that is free at its begin. */
+static void gpujob_stack(struct plugin_gpujob_ctx *ctx, struct gpujob_index *idx,
+			 struct plugin_gpujob_ring *ring)
+{
+	uint64_t row_end[GPUJOB_MAX_SUBROWS];
+	int n_rows = 0, r, best;
+	size_t i;
+
+	for (i = 0; i < idx->n; i++) {
+		struct plugin_gpujob *job = &ctx->jobs[idx->it[i].job];
+
+		for (r = 0; r < n_rows; r++) {
+			if (row_end[r] < job->begin)
+				break;
+		}
+		if (r == n_rows && n_rows < GPUJOB_MAX_SUBROWS) {
+			n_rows++;
+		} else if (r == n_rows) {
+			/* full: share the sub-row that frees first */
+			best = 0;
+			for (r = 1; r < n_rows; r++)
+				if (row_end[r] < row_end[best])
+					best = r;
+			r = best;
+		}
+		row_end[r] = job->end;
+		job->subrow = r;
+	}
+	ring->n_subrows = n_rows ? n_rows : 1;
+}
+
+static struct gpujob_index *gpujob_pid_slot(struct plugin_gpujob_ctx *ctx, int pid)
+{
+	struct gpujob_index *tmp;
+	size_t i;
+
+	for (i = 0; i < ctx->n_pids; i++)
+		if (ctx->pid_idx[i].key == pid)
+			return &ctx->pid_idx[i];
+
+	tmp = realloc(ctx->pid_idx, (ctx->n_pids + 1) * sizeof(*tmp));
+	if (!tmp)
+		return NULL;
+	ctx->pid_idx = tmp;
+	memset(&ctx->pid_idx[ctx->n_pids], 0, sizeof(*tmp));
+	ctx->pid_idx[ctx->n_pids].key = pid;
+	return &ctx->pid_idx[ctx->n_pids++];
+}
+
+static int gpujob_index_key_cmp(const void *a, const void *b)
+{
+	const struct gpujob_index *ia = a, *ib = b;
+
+	return ia->key < ib->key ? -1 : ia->key > ib->key;
+}
+
+int plugin_gpujob_build_indexes(struct plugin_gpujob_ctx *ctx)
+{
+	struct gpujob_index *pidx;
+	size_t i;
+	int s, c, max_cpu = -1;
+
+	for (i = 0; i < ctx->n_jobs; i++)
+		for (s = 0; s < GPUJOB_NSTAGES; s++)
+			if (ctx->jobs[i].cpu[s] > max_cpu)
+				max_cpu = ctx->jobs[i].cpu[s];
+	if (ctx->stream && ctx->stream->n_cpus - 1 > max_cpu)
+		max_cpu = ctx->stream->n_cpus - 1;
+
+	if (max_cpu >= 0) {
+		ctx->cpu_idx = calloc(max_cpu + 1, sizeof(*ctx->cpu_idx));
+		if (!ctx->cpu_idx)
+			return -ENOMEM;
+		ctx->n_cpus = max_cpu + 1;
+		for (c = 0; c <= max_cpu; c++)
+			ctx->cpu_idx[c].key = c;
+	}
+
+	for (i = 0; i < ctx->n_jobs; i++) {
+		struct plugin_gpujob *job = &ctx->jobs[i];
+
+		if (job->ring_idx >= 0 &&
+		    gpujob_index_add(&ctx->ring_idx[job->ring_idx], job->begin, job->end, i, 0))
+			return -ENOMEM;
+
+		/*
+		 * CPU items: a stage is drawn on the CPU whose event began it, from that
+		 * event to the next stage (queue: wait; run: hardware; done: until the
+		 * fence signal, or a tick).
+		 */
+		for (s = 0; s < GPUJOB_NSTAGES; s++) {
+			uint64_t end = job->ts[s];
+			int n;
+
+			if (job->cpu[s] < 0 || job->ts[s] == GPULAT_NONE)
+				continue;
+			for (n = s + 1; n < GPUJOB_NSTAGES; n++) {
+				if (job->ts[n] != GPULAT_NONE) {
+					end = job->ts[n];
+					break;
+				}
+			}
+			if (gpujob_index_add(&ctx->cpu_idx[job->cpu[s]], job->ts[s], end, i, s))
+				return -ENOMEM;
+
+			/* arrival from the previous stage's CPU (connector only) */
+			for (n = s - 1; n >= 0; n--)
+				if (job->ts[n] != GPULAT_NONE && job->cpu[n] >= 0)
+					break;
+			if (n >= 0 && job->cpu[n] != job->cpu[s] &&
+			    gpujob_index_add(&ctx->cpu_idx[job->cpu[s]], job->ts[n], job->ts[s], i,
+					     s | GPUJOB_ARRIVAL))
+				return -ENOMEM;
+		}
+
+		if (job->ts[GPULAT_ST_QUEUE] != GPULAT_NONE) {
+			pidx = gpujob_pid_slot(ctx, job->pid);
+			if (!pidx || gpujob_index_add(pidx, job->begin, job->end, i, 0))
+				return -ENOMEM;
+		}
+	}
+
+	for (i = 0; i < ctx->n_rings; i++) {
+		if (gpujob_index_finish(&ctx->ring_idx[i]))
+			return -ENOMEM;
+		gpujob_stack(ctx, &ctx->ring_idx[i], &ctx->rings[i]);
+	}
+	for (c = 0; c < ctx->n_cpus; c++)
+		if (gpujob_index_finish(&ctx->cpu_idx[c]))
+			return -ENOMEM;
+	for (i = 0; i < ctx->n_pids; i++)
+		if (gpujob_index_finish(&ctx->pid_idx[i]))
+			return -ENOMEM;
+	if (ctx->n_pids)
+		qsort(ctx->pid_idx, ctx->n_pids, sizeof(*ctx->pid_idx), gpujob_index_key_cmp);
+	return 0;
+}
+
+const struct gpujob_index *plugin_gpujob_cpu_index(struct plugin_gpujob_ctx *ctx, int cpu)
+{
+	if (cpu < 0 || cpu >= ctx->n_cpus || !ctx->cpu_idx[cpu].n)
+		return NULL;
+	return &ctx->cpu_idx[cpu];
+}
+
+const struct gpujob_index *plugin_gpujob_pid_index(struct plugin_gpujob_ctx *ctx, int pid)
+{
+	struct gpujob_index key = { .key = pid };
+
+	if (!ctx->n_pids)
+		return NULL;
+	return bsearch(&key, ctx->pid_idx, ctx->n_pids, sizeof(*ctx->pid_idx),
+		       gpujob_index_key_cmp);
+}
+
+ssize_t plugin_gpujob_ring_by_id(struct plugin_gpujob_ctx *ctx, int id)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->n_rings; i++)
+		if (ctx->rings[i].id == id)
+			return i;
+	return -1;
+}

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * gpu_jobs - KernelShark plugin, the lazy second pass: link the collected records.
+ *
+ * On the first draw (or accessor call) the records gpu_jobs.c collected at load time are
+ * put in time order and pushed, one by one, into a gpulat session (lib/session.c), which
+ * configures itself from the trace (era from the formats present, whether finished-fence
+ * signals link, ring naming) and links the jobs exactly as gpu-latency does. Each record
+ * goes in with its KernelShark entry as host reference, so every job comes back with
+ * the entries of its stages (markers A/B). The session lives as long as the jobs: it
+ * owns their strings.
+ *
+ * Time order: libkshark's tepdata loader reads the file CPU by CPU, so the collected
+ * records are a few runs, each in time order. They are merged; sorting happens only
+ * when the runs are too many for a merge (never seen in practice).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "libkshark.h"
+#include "libkshark-tepdata.h"
+
+#include "gpu_jobs.h"
+#include "gpu_rings.h"
+
+/* Most runs merged by scanning their heads; beyond this the records are sorted. */
+#define GPUJOB_MAX_RUNS 256
+
+/**
+ * plugin_gpujob_free_results - forget the linked jobs, their indexes and the session
+ * @ctx: the stream's context
+ */
+void plugin_gpujob_free_results(struct plugin_gpujob_ctx *ctx)
+{
+	plugin_gpujob_free_indexes(ctx);
+	free(ctx->jobs);
+	ctx->jobs = NULL;
+	ctx->n_jobs = ctx->cap_jobs = 0;
+	free(ctx->deps);
+	ctx->deps = NULL;
+	ctx->n_deps = ctx->cap_deps = 0;
+	/* last: the jobs' and rings' strings are the session's */
+	gpulat_session_free(ctx->session);
+	ctx->session = NULL;
+	memset(&ctx->counters, 0, sizeof(ctx->counters));
+	ctx->linked = false;
+	ctx->link_failed = false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Time order of the collected records                                        */
+
+struct gpujob_sort {
+	uint64_t ts;
+	uint32_t i;
+};
+
+static int gpujob_sort_cmp(const void *a, const void *b)
+{
+	const struct gpujob_sort *sa = a, *sb = b;
+
+	if (sa->ts != sb->ts)
+		return sa->ts < sb->ts ? -1 : 1;
+	/* ties keep collection order */
+	return sa->i < sb->i ? -1 : sa->i > sb->i;
+}
+
+static int gpujob_sorted(struct plugin_gpujob_ctx *ctx, uint32_t *order)
+{
+	struct gpujob_sort *v;
+	size_t i;
+
+	v = malloc(ctx->n_ents * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < ctx->n_ents; i++) {
+		v[i].ts = ctx->ents[i].entry->ts;
+		v[i].i = i;
+	}
+	qsort(v, ctx->n_ents, sizeof(*v), gpujob_sort_cmp);
+	for (i = 0; i < ctx->n_ents; i++)
+		order[i] = v[i].i;
+	free(v);
+	return 0;
+}
+
+/*
+ * The collection order, merged into time order: NULL in *@orderp when the records are
+ * already in order (one run). Ties go to the earlier run, i.e. collection order, as a
+ * stable sort would do.
+ */
+static int gpujob_time_order(struct plugin_gpujob_ctx *ctx, uint32_t **orderp)
+{
+	size_t run_pos[GPUJOB_MAX_RUNS], run_end[GPUJOB_MAX_RUNS];
+	size_t i, n = ctx->n_ents, n_runs = 1, k, best;
+	uint32_t *order;
+
+	*orderp = NULL;
+	for (i = 1; i < n; i++)
+		if (ctx->ents[i].entry->ts < ctx->ents[i - 1].entry->ts)
+			n_runs++;
+	if (n_runs == 1)
+		return 0;
+
+	order = malloc(n * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	*orderp = order;
+	if (n_runs > GPUJOB_MAX_RUNS)
+		return gpujob_sorted(ctx, order);
+
+	run_pos[0] = 0;
+	for (i = 1, k = 0; i < n; i++) {
+		if (ctx->ents[i].entry->ts < ctx->ents[i - 1].entry->ts) {
+			run_end[k++] = i;
+			run_pos[k] = i;
+		}
+	}
+	run_end[k] = n;
+
+	for (i = 0; i < n; i++) {
+		uint64_t best_ts = UINT64_MAX;
+
+		best = n_runs;
+		for (k = 0; k < n_runs; k++) {
+			uint64_t ts;
+
+			if (run_pos[k] == run_end[k])
+				continue;
+			ts = ctx->ents[run_pos[k]].entry->ts;
+			if (best == n_runs || ts < best_ts) {
+				best = k;
+				best_ts = ts;
+			}
+		}
+		order[i] = run_pos[best]++;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The session's listener                                                     */
+
+static int gpujob_on_event(const struct gpulat_event *ev, struct tep_record *rec, int file,
+			   void *data)
+{
+	struct plugin_gpujob_ctx *ctx = data;
+
+	(void)rec;
+	(void)file;
+	/* the ring set is defined by the events, exactly as gpu-kshark-rings does */
+	if (gpujob_event_names_ring(ev) &&
+	    plugin_gpujob_ring_add(ctx, ev->dev ? ev->dev : "", ev->ring) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int gpujob_on_job(const struct gpulat_job *j, void *data)
+{
+	struct plugin_gpujob_ctx *ctx = data;
+	struct plugin_gpujob_dep *dtmp;
+	struct plugin_gpujob *job, *jtmp;
+	size_t cap;
+	unsigned int i;
+	int s;
+
+	if (ctx->n_jobs == ctx->cap_jobs) {
+		cap = ctx->cap_jobs ? ctx->cap_jobs * 2 : 1024;
+		jtmp = realloc(ctx->jobs, cap * sizeof(*jtmp));
+		if (!jtmp)
+			return -ENOMEM;
+		ctx->jobs = jtmp;
+		ctx->cap_jobs = cap;
+	}
+	if (ctx->n_deps + j->n_deps > ctx->cap_deps) {
+		cap = ctx->cap_deps ? ctx->cap_deps : 256;
+		while (cap < ctx->n_deps + j->n_deps)
+			cap *= 2;
+		dtmp = realloc(ctx->deps, cap * sizeof(*dtmp));
+		if (!dtmp)
+			return -ENOMEM;
+		ctx->deps = dtmp;
+		ctx->cap_deps = cap;
+	}
+
+	job = &ctx->jobs[ctx->n_jobs++];
+	memset(job, 0, sizeof(*job));
+	job->begin = GPULAT_NONE;
+	job->end = 0;
+	for (s = 0; s < GPUJOB_NSTAGES; s++) {
+		job->ts[s] = j->ts[s];
+		job->cpu[s] = j->ts[s] == GPULAT_NONE ? -1 : j->cpu[s];
+		job->entry[s] = j->ts[s] == GPULAT_NONE ? NULL : j->ref[s];
+		if (j->ts[s] == GPULAT_NONE)
+			continue;
+		if (j->ts[s] < job->begin)
+			job->begin = j->ts[s];
+		if (j->ts[s] > job->end)
+			job->end = j->ts[s];
+	}
+	if (job->begin == GPULAT_NONE)
+		job->begin = job->end = ctx->last_ts;
+	/* never completed: the job lives until the end of the trace */
+	if (j->ts[GPULAT_ST_DONE] == GPULAT_NONE && j->ts[GPULAT_ST_SIGNAL] == GPULAT_NONE &&
+	    ctx->last_ts > job->end)
+		job->end = ctx->last_ts;
+
+	job->start_ts = j->start_ts;
+	job->ctx = j->ctx;
+	job->seqno = j->seqno;
+	job->id = j->id;
+	job->seq = j->seq;
+	/* the session's strings live until it is freed (with the results) */
+	job->dev = j->dev ? j->dev : "";
+	job->ring = j->ring;
+	job->ring_ptr = j->ring_ptr;
+	job->comm = j->comm;
+	job->pid = j->pid;
+	job->ring_idx = -1;
+	job->status = j->status;
+	job->lost_stages = j->lost_stages;
+	job->wait = j->wait;
+	job->hw_queue = j->hw_queue;
+	job->exec = j->exec;
+	job->total = j->total;
+	job->dep_wait = j->dep_wait;
+
+	/* producers are resolved from job_seq after all jobs are known */
+	job->dep_first = ctx->n_deps;
+	job->n_deps = j->n_deps;
+	for (i = 0; i < j->n_deps; i++) {
+		struct plugin_gpujob_dep *d = &ctx->deps[ctx->n_deps++];
+
+		d->producer = j->deps[i].job_seq == GPULAT_NONE ? -1 : (ssize_t)j->deps[i].job_seq;
+		d->ctx = j->deps[i].ctx;
+		d->seqno = j->deps[i].seqno;
+		d->signal_ts = j->deps[i].signal_ts;
+		/*
+		 * Waited: the fence signaled after the job was queued (or the scheduler
+		 * said the job was blocked on it, 6.17+). A fence already signaled at
+		 * queue time cost the job nothing: its line would show waiting that
+		 * never happened.
+		 */
+		d->waited = j->deps[i].unschedulable ||
+			    (j->deps[i].signal_ts != GPULAT_NONE &&
+			     j->ts[GPULAT_ST_QUEUE] != GPULAT_NONE &&
+			     j->deps[i].signal_ts > j->ts[GPULAT_ST_QUEUE]);
+	}
+	return 0;
+}
+
+static void gpujob_msg(enum gpulat_msg_level level, const char *text, void *data)
+{
+	(void)level;
+	plugin_gpujob_warn(data, text);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The pass                                                                   */
+
+static int gpujob_job_cmp(const void *a, const void *b)
+{
+	const struct plugin_gpujob *ja = a, *jb = b;
+
+	if (ja->begin != jb->begin)
+		return ja->begin < jb->begin ? -1 : 1;
+	return ja->seq < jb->seq ? -1 : ja->seq > jb->seq;
+}
+
+struct gpujob_seq_map {
+	uint64_t seq;
+	size_t idx;
+};
+
+static int gpujob_seq_cmp(const void *a, const void *b)
+{
+	const struct gpujob_seq_map *ma = a, *mb = b;
+
+	return ma->seq < mb->seq ? -1 : ma->seq > mb->seq;
+}
+
+/* Dependencies carry the producer's tracker seq; turn it into a job table index. */
+static int gpujob_resolve_deps(struct plugin_gpujob_ctx *ctx)
+{
+	struct gpujob_seq_map *map, key, *hit;
+	size_t i;
+
+	if (!ctx->n_deps)
+		return 0;
+
+	map = malloc(ctx->n_jobs * sizeof(*map) + 1);
+	if (!map)
+		return -ENOMEM;
+	for (i = 0; i < ctx->n_jobs; i++) {
+		map[i].seq = ctx->jobs[i].seq;
+		map[i].idx = i;
+	}
+	qsort(map, ctx->n_jobs, sizeof(*map), gpujob_seq_cmp);
+
+	for (i = 0; i < ctx->n_deps; i++) {
+		if (ctx->deps[i].producer < 0)
+			continue;
+		key.seq = ctx->deps[i].producer;
+		hit = bsearch(&key, map, ctx->n_jobs, sizeof(*map), gpujob_seq_cmp);
+		ctx->deps[i].producer = hit ? (ssize_t)hit->idx : -1;
+	}
+	free(map);
+	return 0;
+}
+
+/* Push every collected record, in time order, into a new session. */
+static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
+{
+	struct gpulat_listener l = {
+		.sz = sizeof(l),
+		.event = gpujob_on_event,
+		.job = gpujob_on_job,
+	};
+	struct gpulat_session_opts o;
+	uint64_t *cpu_last = NULL;
+	uint32_t *order = NULL;
+	struct tep_record rec;
+	size_t i, n_cpus;
+	int ret;
+
+	gpulat_session_opts_init(&o);
+	/* the plugin draws jobs; statistics are gpu-latency's */
+	o.features = GPULAT_FEAT_NO_STATS;
+	o.msg = gpujob_msg;
+	o.msg_data = ctx;
+	ctx->session = gpulat_session_new(&o);
+	if (!ctx->session)
+		return -ENOMEM;
+	ret = gpulat_session_add_listener(ctx->session, &l, ctx);
+	if (!ret)
+		ret = gpulat_session_attach_tep(ctx->session, kshark_get_tep(ctx->stream));
+	if (!ret)
+		ret = gpujob_time_order(ctx, &order);
+	n_cpus = ctx->stream && ctx->stream->n_cpus > 0 ? ctx->stream->n_cpus : 1;
+	if (!ret) {
+		cpu_last = calloc(n_cpus, sizeof(*cpu_last));
+		if (!cpu_last)
+			ret = -ENOMEM;
+	}
+
+	/* last_ts first: a job never completed lives until the end of the trace */
+	for (i = 0; !ret && i < ctx->n_ents; i++) {
+		const struct kshark_entry *e = ctx->ents[i].entry;
+
+		if (e->event_id != KS_EVENT_OVERFLOW && (uint64_t)e->ts > ctx->last_ts)
+			ctx->last_ts = e->ts;
+	}
+
+	for (i = 0; !ret && i < ctx->n_ents; i++) {
+		const struct gpujob_raw *r = &ctx->ents[order ? order[i] : i];
+		struct kshark_entry *e = r->entry;
+		int cpu = e->cpu;
+
+		if (e->event_id == KS_EVENT_OVERFLOW) {
+			/* the number of missed events in the offset (-1 when unknown) */
+			gpulat_session_lost(ctx->session, cpu,
+					    cpu >= 0 && (size_t)cpu < n_cpus ? cpu_last[cpu] : 0,
+					    e->ts, e->offset > 0 ? (uint64_t)e->offset : 0);
+			continue;
+		}
+		if (!r->data)
+			continue; /* damaged: counted at load */
+		memset(&rec, 0, sizeof(rec));
+		/* stream time: KernelShark may have calibrated (shifted) the entry */
+		rec.ts = e->ts;
+		rec.cpu = cpu;
+		rec.data = r->data;
+		rec.size = r->size;
+		ret = gpulat_session_push(ctx->session, &rec, e);
+		if (ret > 0)
+			ret = 0;
+		if (cpu >= 0 && (size_t)cpu < n_cpus)
+			cpu_last[cpu] = e->ts;
+	}
+	if (!ret)
+		ret = gpulat_session_finish(ctx->session);
+	if (!ret)
+		gpulat_session_tracker_counters(ctx->session, &ctx->counters);
+	free(order);
+	free(cpu_last);
+	return ret;
+}
+
+/**
+ * plugin_gpujob_link - the lazy second pass: link the collected records into jobs
+ * @ctx: the stream's context
+ *
+ * Context: called from the draw handler or an accessor, after the data is loaded.
+ * Return: 0, or a negative errno (the plugin then draws nothing for this stream).
+ */
+int plugin_gpujob_link(struct plugin_gpujob_ctx *ctx)
+{
+	int ret;
+
+	if (ctx->link_failed)
+		return -ENOMEM;
+	if (ctx->linked)
+		return 0;
+	if (ctx->collect_failed) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+
+	ctx->last_ts = 0;
+	if (ctx->n_damaged) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg),
+			 "%zu damaged records skipped (longer than their "
+			 "ring-buffer page)",
+			 ctx->n_damaged);
+		plugin_gpujob_warn(ctx, msg);
+	}
+
+	ret = gpujob_feed(ctx);
+	if (ret)
+		goto fail;
+	if (ctx->n_jobs)
+		qsort(ctx->jobs, ctx->n_jobs, sizeof(*ctx->jobs), gpujob_job_cmp);
+	ret = gpujob_resolve_deps(ctx);
+	if (!ret)
+		ret = plugin_gpujob_build_rings(ctx);
+	if (!ret)
+		ret = plugin_gpujob_build_indexes(ctx);
+	if (ret)
+		goto fail;
+	ctx->linked = true;
+	return 0;
+
+fail:
+	if (ret == -ENOMEM) {
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), "out of memory while linking jobs");
+		plugin_gpujob_warn(ctx, msg);
+	}
+	plugin_gpujob_free_results(ctx);
+	ctx->link_failed = true;
+	return ret < 0 ? ret : -ENOMEM;
+}
