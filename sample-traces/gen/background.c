@@ -209,8 +209,8 @@ char *bg_cmdlines(const struct gen_sim *s)
 		return NULL;
 	for (i = 1; i < NTASKS; i++)
 		fprintf(fp, "%d %s\n", tasks[i].pid, tasks[i].comm);
-	for (i = 0; i < s->sc->nprocs; i++)
-		fprintf(fp, "%d %s\n", s->sc->procs[i].pid, s->sc->procs[i].comm);
+	for (i = 0; i < s->nprocs; i++)
+		fprintf(fp, "%d %s\n", s->pcfg[i].pid, s->pcfg[i].comm);
 	diag_cmdlines(s, fp);
 	for (i = 0; i < s->sc->nrings; i++) {
 		const struct gen_ring *r = &s->rings[i];

@@ -144,7 +144,7 @@ void diag_act(struct gen_sim *s, int arg, uint64_t now)
  */
 bool diag_submit(struct gen_sim *s, int p, uint64_t now, uint64_t *t)
 {
-	const struct gen_proc_cfg *pc = &s->sc->procs[p];
+	const struct gen_proc_cfg *pc = &s->pcfg[p];
 	struct gen_task me;
 	uint64_t end, start, work;
 
@@ -368,7 +368,7 @@ void diag_truth_write(FILE *fp, const struct gen_sim *s)
 	o = json_object_new_object();
 	json_object_object_add(o, "kind", json_object_new_string(kinds[cfg(s)->kind]));
 	json_object_object_add(o, "cpu", json_object_new_int(cfg(s)->cpu));
-	json_object_object_add(o, "pid", json_object_new_int(s->sc->procs[cfg(s)->proc].pid));
+	json_object_object_add(o, "pid", json_object_new_int(s->pcfg[cfg(s)->proc].pid));
 	a = json_object_new_array();
 	for (i = 0; i < cfg(s)->nwin; i++) {
 		json_object *w = json_object_new_object();

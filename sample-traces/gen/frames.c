@@ -80,8 +80,8 @@ void frames_vblank(struct gen_sim *s, int c, uint64_t now)
 	int cpu = cc->irq_cpu, pid = bg_current_pid(s, cpu), p;
 
 	C->seq++;
-	for (p = 0; p < s->sc->nprocs; p++) {
-		const struct gen_proc_cfg *pc = &s->sc->procs[p];
+	for (p = 0; p < s->nprocs; p++) {
+		const struct gen_proc_cfg *pc = &s->pcfg[p];
 		struct gen_proc *P = &s->procs[p];
 		struct gen_fval dv[] = {
 			FV_PTR("file", pc->drm_file), FV_NUM("crtc", (uint64_t)c),
@@ -126,7 +126,7 @@ void frames_vblank(struct gen_sim *s, int c, uint64_t now)
  */
 bool frames_submit(struct gen_sim *s, int p, uint64_t *t)
 {
-	const struct gen_proc_cfg *pc = &s->sc->procs[p];
+	const struct gen_proc_cfg *pc = &s->pcfg[p];
 	struct gen_proc *P = &s->procs[p];
 
 	(void)t;
@@ -146,7 +146,7 @@ bool frames_submit(struct gen_sim *s, int p, uint64_t *t)
 /* after the jobs: the request for the next vblank */
 void frames_request(struct gen_sim *s, int p, uint64_t *t)
 {
-	const struct gen_proc_cfg *pc = &s->sc->procs[p];
+	const struct gen_proc_cfg *pc = &s->pcfg[p];
 	struct gen_frame *F = &s->frames[s->nframes - 1];
 	struct gen_crtc_state *C = &s->crtc[pc->crtc - 1];
 	uint64_t target = C->seq + 1, ts;
@@ -246,7 +246,7 @@ static const char *cause_at(const struct gen_sim *s, const struct gen_frame *F,
 
 static json_object *client_json(const struct gen_sim *s, int p, const uint64_t *start)
 {
-	const struct gen_proc_cfg *pc = &s->sc->procs[p];
+	const struct gen_proc_cfg *pc = &s->pcfg[p];
 	int c = pc->crtc - 1, i, j;
 	json_object *o = json_object_new_object(), *lf = json_object_new_array();
 	json_object *bc = json_object_new_object();
@@ -344,8 +344,8 @@ void frames_truth_write(FILE *fp, const struct gen_sim *s, const uint64_t *start
 		return;
 	for (c = 0; c < s->sc->ncrtcs; c++)
 		json_object_array_add(a, crtc_json(s, c));
-	for (p = 0; p < s->sc->nprocs; p++)
-		if (s->sc->procs[p].crtc)
+	for (p = 0; p < s->nprocs; p++)
+		if (s->pcfg[p].crtc)
 			json_object_array_add(cl, client_json(s, p, start));
 	add(o, "clock", json_object_new_string(s->sc->mono_clock ? "mono" : "local"));
 	add(o, "vblank_instant", json_object_new_string(s->sc->mono_clock ? "time" : "record"));

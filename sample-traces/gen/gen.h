@@ -12,9 +12,9 @@
 
 #define GEN_VERSION	"gpu-trace-gen 0.1"
 #define GEN_NONE	UINT64_MAX	/* "no timestamp" */
-#define GEN_MAX_CPUS	8
+#define GEN_MAX_CPUS	64 /* bench shapes (shapes.c): 64 CPUs */
 #define GEN_MAX_DEVS	2
-#define GEN_MAX_RINGS	8
+#define GEN_MAX_RINGS	32 /* a ring mask is an unsigned int */
 #define GEN_MAX_PROCS	8
 #define GEN_MAX_DEPS	2
 #define GEN_MAX_LOST	2
@@ -123,6 +123,13 @@ struct gen_scenario {
 	struct gen_dev_cfg	devs[GEN_MAX_DEVS];
 	struct gen_ring_cfg	rings[GEN_MAX_RINGS];
 	struct gen_proc_cfg	procs[GEN_MAX_PROCS];
+	/*
+	 * > 1: every process above is simulated proc_copies times (shapes.c:
+	 * thousands of processes); copy k has pid + k, client_id + k, CPU
+	 * (cpu + k) % cpus and starts k * period / proc_copies later. The
+	 * base pids must be further apart than proc_copies.
+	 */
+	int proc_copies;
 	int		bg_ratio_pct;	/* background events per GPU event, % */
 	unsigned int	bg_cpus;	/* CPUs with background activity, 0 = all */
 	uint64_t	free_min;	/* fence free delay after done */
@@ -145,6 +152,9 @@ struct gen_scenario {
 const struct gen_scenario *gen_scenario_find(const char *name);
 const struct gen_scenario *gen_scenario_get(int i);
 int gen_scenario_count(void);
+/* bench shapes (shapes.c): found by gen_scenario_find, not in --list */
+int gen_shape_count(void);
+const struct gen_scenario *gen_shape_get(int i);
 const char *gen_era_name(enum gen_era era);
 
 /* ------------------------------------------------------------------ */
@@ -356,6 +366,7 @@ struct gen_proc {
 	int		nsubmits;
 	int		*inflight;	/* FIFO of job indexes */
 	int		if_head, if_tail, if_cap;
+	int ent[GEN_MAX_RINGS]; /* 1 + entity index, 0 none */
 };
 
 enum gen_act {
@@ -424,7 +435,10 @@ struct gen_sim {
 	struct gen_entity		*ents;
 	int				nents, ents_cap;
 	struct gen_ring			rings[GEN_MAX_RINGS];
-	struct gen_proc			procs[GEN_MAX_PROCS];
+	/* the processes simulated: the scenario's, times proc_copies */
+	struct gen_proc_cfg *pcfg;
+	struct gen_proc *procs;
+	int nprocs;
 	struct gen_bg_cpu		bg[GEN_MAX_CPUS];
 	uint64_t			next_ctx;
 	uint64_t			*pool;	/* free fence pointers (LIFO) */
@@ -450,7 +464,7 @@ struct gen_sim {
 	}				*frames;
 	int				nframes, frames_cap;
 	uint64_t			force_dur;	/* next job_create: this duration */
-	uint64_t			delivered[GEN_MAX_PROCS];
+	uint64_t *delivered; /* per process */
 
 	/* truth events, one JSON text line each (NULL: not collected) */
 	FILE				*ev_truth;

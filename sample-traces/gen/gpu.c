@@ -71,7 +71,7 @@ static bool emit_job_class(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 			FV_STR("dev", dev_name(s, j)),
 			FV_NUM("fence_context", j->ctx),
 			FV_NUM("fence_seqno", j->seqno),
-			FV_NUM("client_id", s->sc->procs[j->proc].client_id),
+			FV_NUM("client_id", s->pcfg[j->proc].client_id),
 		};
 		return emit_at(s, ev, cpu, pid, 0, v, 7, t, ts);
 	} else {

@@ -29,58 +29,61 @@ struct gen_opts {
 };
 
 static const char usage_text[] =
-"NAME\n"
-"	gpu-trace-gen - write GPU scheduler trace.dat files with exact ground truth\n"
-"\n"
-"SYNOPSIS\n"
-"	gpu-trace-gen --list\n"
-"	gpu-trace-gen -s SCENARIO -o OUT.dat [--seed N] [--file-version 6|7]\n"
-"		      [--events N] [--no-event-truth | --event-truth] [-q]\n"
-"\n"
-"DESCRIPTION\n"
-"	Simulates the DRM GPU scheduler of one scenario (devices, rings with a\n"
-"	credit limit, processes submitting jobs with jitter, bursts, gaps and\n"
-"	cross-ring dependencies; FIFO hardware; interrupts signalling fences)\n"
-"	and writes what the kernel of the scenario's era would have traced:\n"
-"	gpu_scheduler, dma_fence and optionally amdgpu events among background\n"
-"	sched, irq and power events, as a real trace.dat file (libtracecmd\n"
-"	output API, per-CPU 4096-byte ring-buffer pages, the real or derived\n"
-"	tracefs format files of data/formats).\n"
-"\n"
-"	Next to OUT.dat it writes OUT.truth.json (docs/truth-format.md): every\n"
-"	job's stages and metrics, per-ring aggregates and every GPU event\n"
-"	written, computed from the simulation, never from the trace.\n"
-"\n"
-"OPTIONS\n"
-"	-l, --list		list the scenarios, one per line\n"
-"	-s, --scenario NAME	scenario to simulate\n"
-"	-o, --output FILE	trace file to write (FILE.truth.json next to it,\n"
-"				a trailing .dat is replaced)\n"
-"	    --seed N		random seed (default 1); same seed, same bytes\n"
-"	    --file-version V	6 (uncompressed) or 7 (default, zstd sections)\n"
-"	    --events N		scale the scenario's duration to about N events\n"
-"				in total (benchmarks; pages stream to disk).\n"
-"				Implies --no-event-truth.\n"
-"	    --no-event-truth	omit the per-event \"events\" array of the truth\n"
-"	    --event-truth	keep it even with --events\n"
-"	    --formats DIR	format files (default " GST_FORMATS_DIR ")\n"
-"	-q, --quiet		no summary on stderr\n"
-"	-h, --help		this text\n"
-"\n"
-"EXIT STATUS\n"
-"	0 on success, 1 on bad usage, 2 when writing failed. A failed internal\n"
-"	consistency check of the simulation aborts.\n"
-"\n"
-"EXAMPLES\n"
-"	gpu-trace-gen -s steady -o steady.dat && trace-cmd report steady.dat\n"
-"	gpu-trace-gen -s steady-617 -o big.dat --events 5000000\n";
+	"NAME\n"
+	"	gpu-trace-gen - write GPU scheduler trace.dat files with exact ground truth\n"
+	"\n"
+	"SYNOPSIS\n"
+	"	gpu-trace-gen --list | --shapes\n"
+	"	gpu-trace-gen -s SCENARIO -o OUT.dat [--seed N] [--file-version 6|7]\n"
+	"		      [--events N] [--no-event-truth | --event-truth] [-q]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"	Simulates the DRM GPU scheduler of one scenario (devices, rings with a\n"
+	"	credit limit, processes submitting jobs with jitter, bursts, gaps and\n"
+	"	cross-ring dependencies; FIFO hardware; interrupts signalling fences)\n"
+	"	and writes what the kernel of the scenario's era would have traced:\n"
+	"	gpu_scheduler, dma_fence and optionally amdgpu events among background\n"
+	"	sched, irq and power events, as a real trace.dat file (libtracecmd\n"
+	"	output API, per-CPU 4096-byte ring-buffer pages, the real or derived\n"
+	"	tracefs format files of data/formats).\n"
+	"\n"
+	"	Next to OUT.dat it writes OUT.truth.json (docs/truth-format.md): every\n"
+	"	job's stages and metrics, per-ring aggregates and every GPU event\n"
+	"	written, computed from the simulation, never from the trace.\n"
+	"\n"
+	"OPTIONS\n"
+	"	-l, --list		list the scenarios, one per line\n"
+	"	    --shapes		list the benchmark shapes (bench/run-bench's\n"
+	"				matrix: backlog, 64 CPUs, 10^4 processes, ...),\n"
+	"				scenarios without a committed sample\n"
+	"	-s, --scenario NAME	scenario to simulate\n"
+	"	-o, --output FILE	trace file to write (FILE.truth.json next to it,\n"
+	"				a trailing .dat is replaced)\n"
+	"	    --seed N		random seed (default 1); same seed, same bytes\n"
+	"	    --file-version V	6 (uncompressed) or 7 (default, zstd sections)\n"
+	"	    --events N		scale the scenario's duration to about N events\n"
+	"				in total (benchmarks; pages stream to disk).\n"
+	"				Implies --no-event-truth.\n"
+	"	    --no-event-truth	omit the per-event \"events\" array of the truth\n"
+	"	    --event-truth	keep it even with --events\n"
+	"	    --formats DIR	format files (default " GST_FORMATS_DIR ")\n"
+	"	-q, --quiet		no summary on stderr\n"
+	"	-h, --help		this text\n"
+	"\n"
+	"EXIT STATUS\n"
+	"	0 on success, 1 on bad usage, 2 when writing failed. A failed internal\n"
+	"	consistency check of the simulation aborts.\n"
+	"\n"
+	"EXAMPLES\n"
+	"	gpu-trace-gen -s steady -o steady.dat && trace-cmd report steady.dat\n"
+	"	gpu-trace-gen -s steady-617 -o big.dat --events 5000000\n";
 
-static void list_scenarios(void)
+static void list_scenarios(bool shapes)
 {
 	int i;
 
-	for (i = 0; i < gen_scenario_count(); i++) {
-		const struct gen_scenario *sc = gen_scenario_get(i);
+	for (i = 0; i < (shapes ? gen_shape_count() : gen_scenario_count()); i++) {
+		const struct gen_scenario *sc = shapes ? gen_shape_get(i) : gen_scenario_get(i);
 
 		printf("%-12s %-10s %s\n", sc->name, gen_era_name(sc->era), sc->desc);
 	}
@@ -88,25 +91,29 @@ static void list_scenarios(void)
 
 static int parse_opts(int argc, char **argv, struct gen_opts *o)
 {
-	static const struct option lo[] = {
-		{ "list", no_argument, NULL, 'l' },
-		{ "scenario", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "file-version", required_argument, NULL, 'V' },
-		{ "events", required_argument, NULL, 'E' },
-		{ "no-event-truth", no_argument, NULL, 'n' },
-		{ "event-truth", no_argument, NULL, 't' },
-		{ "formats", required_argument, NULL, 'F' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { { "list", no_argument, NULL, 'l' },
+					    { "shapes", no_argument, NULL, 'H' },
+					    { "scenario", required_argument, NULL, 's' },
+					    { "output", required_argument, NULL, 'o' },
+					    { "seed", required_argument, NULL, 'S' },
+					    { "file-version", required_argument, NULL, 'V' },
+					    { "events", required_argument, NULL, 'E' },
+					    { "no-event-truth", no_argument, NULL, 'n' },
+					    { "event-truth", no_argument, NULL, 't' },
+					    { "formats", required_argument, NULL, 'F' },
+					    { "quiet", no_argument, NULL, 'q' },
+					    { "help", no_argument, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
 	int c;
 
 	while ((c = getopt_long(argc, argv, "ls:o:qh", lo, NULL)) != -1) {
 		switch (c) {
-		case 'l': list_scenarios(); exit(0);
+		case 'l':
+			list_scenarios(false);
+			exit(0);
+		case 'H':
+			list_scenarios(true);
+			exit(0);
 		case 's': o->scenario = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'S': o->seed = strtoull(optarg, NULL, 0); break;

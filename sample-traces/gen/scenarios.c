@@ -364,6 +364,9 @@ const struct gen_scenario *gen_scenario_find(const char *name)
 	for (i = 0; i < NSCENARIOS; i++)
 		if (!strcmp(scenarios[i].name, name))
 			return &scenarios[i];
+	for (i = 0; i < gen_shape_count(); i++) /* bench shapes (shapes.c) */
+		if (!strcmp(gen_shape_get(i)->name, name))
+			return gen_shape_get(i);
 	return NULL;
 }
 

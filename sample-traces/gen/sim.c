@@ -41,9 +41,9 @@ static void *grow(void *p, int *cap, int n, size_t size)
 
 static void proc_task(const struct gen_sim *s, int p, struct gen_task *t)
 {
-	t->pid = s->sc->procs[p].pid;
+	t->pid = s->pcfg[p].pid;
 	t->prio = 120;
-	snprintf(t->comm, sizeof(t->comm), "%.15s", s->sc->procs[p].comm);
+	snprintf(t->comm, sizeof(t->comm), "%.15s", s->pcfg[p].comm);
 }
 
 /* ring-named kthreads run SCHED_FIFO (sched_set_fifo_low), kworkers do not */
@@ -60,9 +60,9 @@ static void run_proc(struct gen_sim *s, int p, uint64_t *t)
 	struct gen_task me;
 
 	proc_task(s, p, &me);
-	if (bg_current_pid(s, s->sc->procs[p].cpu) != me.pid) {
-		bg_wake(s, s->sc->procs[p].cpu, &me, s->sc->procs[p].cpu, t);
-		bg_switch(s, s->sc->procs[p].cpu, &me, false, t);
+	if (bg_current_pid(s, s->pcfg[p].cpu) != me.pid) {
+		bg_wake(s, s->pcfg[p].cpu, &me, s->pcfg[p].cpu, t);
+		bg_switch(s, s->pcfg[p].cpu, &me, false, t);
 	}
 }
 
@@ -114,11 +114,11 @@ static void fence_free(struct gen_sim *s, uint64_t ptr)
 static int entity_get(struct gen_sim *s, int p, int r)
 {
 	struct gen_entity *e;
-	int i;
 
-	for (i = 0; i < s->nents; i++)
-		if (s->ents[i].proc == p && s->ents[i].ring == r)
-			return i;
+	/* per process and ring (shapes: 10^4 processes, no linear search) */
+	if (s->procs[p].ent[r])
+		return s->procs[p].ent[r] - 1;
+	s->procs[p].ent[r] = s->nents + 1;
 	s->ents = grow(s->ents, &s->ents_cap, s->nents, sizeof(*s->ents));
 	e = &s->ents[s->nents];
 	memset(e, 0, sizeof(*e));
@@ -177,7 +177,7 @@ static int proc_inflight(struct gen_sim *s, int p, int *oldest)
 
 static int job_create(struct gen_sim *s, int p, int r, uint64_t *t)
 {
-	const struct gen_proc_cfg *pc = &s->sc->procs[p];
+	const struct gen_proc_cfg *pc = &s->pcfg[p];
 	const struct gen_ring_cfg *rc = rcfg(s, r);
 	struct gen_ring *R = &s->rings[r];
 	struct gen_entity *e;
@@ -240,7 +240,7 @@ static int job_create(struct gen_sim *s, int p, int r, uint64_t *t)
 
 static uint64_t next_submit_time(struct gen_sim *s, int p)
 {
-	const struct gen_proc_cfg *pc = &s->sc->procs[p];
+	const struct gen_proc_cfg *pc = &s->pcfg[p];
 	struct gen_proc *P = &s->procs[p];
 
 	P->next_submit += pc->period;
@@ -251,7 +251,7 @@ static uint64_t next_submit_time(struct gen_sim *s, int p)
 
 static void act_submit(struct gen_sim *s, int p, uint64_t now)
 {
-	const struct gen_proc_cfg *pc = &s->sc->procs[p];
+	const struct gen_proc_cfg *pc = &s->pcfg[p];
 	struct gen_proc *P = &s->procs[p];
 	uint64_t t = now, next;
 	int r, b, last = -1, oldest, wait = -1;
@@ -305,7 +305,7 @@ static void proc_unblock(struct gen_sim *s, int p, uint64_t t)
 static void act_wait_start(struct gen_sim *s, int j, uint64_t now)
 {
 	struct gen_job *J = &s->jobs[j];
-	const struct gen_proc_cfg *pc = &s->sc->procs[J->proc];
+	const struct gen_proc_cfg *pc = &s->pcfg[J->proc];
 	uint64_t t = now;
 
 	run_proc(s, J->proc, &t);
@@ -330,7 +330,7 @@ static void act_wait_start(struct gen_sim *s, int j, uint64_t now)
 static void act_wait_end(struct gen_sim *s, int j, uint64_t now)
 {
 	struct gen_job *J = &s->jobs[j];
-	const struct gen_proc_cfg *pc = &s->sc->procs[J->proc];
+	const struct gen_proc_cfg *pc = &s->pcfg[J->proc];
 	uint64_t t = now;
 
 	run_proc(s, J->proc, &t);
@@ -515,7 +515,7 @@ static void signal_job(struct gen_sim *s, int j, int cpu, int pid, uint8_t flags
 		struct gen_task w;
 
 		proc_task(s, J->proc, &w);
-		bg_wake(s, cpu, &w, s->sc->procs[J->proc].cpu, t);
+		bg_wake(s, cpu, &w, s->pcfg[J->proc].cpu, t);
 		heap_push(&s->heap, ts + rng_range(&s->rng, US(4), US(20)), ACT_WAIT_END, j);
 	}
 	kick_waiting_rings(s, cpu, t, ts);
@@ -618,6 +618,33 @@ static void act_destroy(struct gen_sim *s, int j, uint64_t now)
 
 /* ---- driver ---- */
 
+/* the simulated processes: the scenario's, proc_copies times each (gen.h) */
+static int procs_init(struct gen_sim *s)
+{
+	const struct gen_scenario *sc = s->sc;
+	int copies = sc->proc_copies > 1 ? sc->proc_copies : 1;
+	int n = sc->nprocs * copies, k, i;
+
+	s->pcfg = calloc(n ? n : 1, sizeof(*s->pcfg));
+	s->procs = calloc(n ? n : 1, sizeof(*s->procs));
+	s->delivered = calloc(n ? n : 1, sizeof(*s->delivered));
+	if (!s->pcfg || !s->procs || !s->delivered)
+		return -1;
+	s->nprocs = n;
+	for (k = 0; k < copies; k++) {
+		for (i = 0; i < sc->nprocs; i++) {
+			struct gen_proc_cfg *pc = &s->pcfg[k * sc->nprocs + i];
+
+			*pc = sc->procs[i];
+			pc->pid += k;
+			pc->client_id += k;
+			pc->cpu = (pc->cpu + k) % sc->cpus;
+			pc->start += (uint64_t)k * pc->period / copies;
+		}
+	}
+	return 0;
+}
+
 static void sim_init(struct gen_sim *s)
 {
 	const struct gen_scenario *sc = s->sc;
@@ -643,8 +670,10 @@ static void sim_init(struct gen_sim *s)
 				 sc->rings[i].name);
 		}
 	}
-	for (i = 0; i < sc->nprocs; i++) {
-		s->procs[i].next_submit = s->t0 + sc->procs[i].start;
+	if (procs_init(s))
+		abort(); /* out of memory: the generator has no partial output */
+	for (i = 0; i < s->nprocs; i++) {
+		s->procs[i].next_submit = s->t0 + s->pcfg[i].start;
 		heap_push(&s->heap, s->procs[i].next_submit, ACT_SUBMIT, i);
 	}
 	bg_init(s);
@@ -653,7 +682,7 @@ static void sim_init(struct gen_sim *s)
 	if (sc->diag.kind)
 		diag_init(s);
 	for (i = 0; s->bg_on && i < sc->cpus; i++)
-		if (!sc->bg_cpus || (sc->bg_cpus & (1u << i)))
+		if (!sc->bg_cpus || (i < 32 && (sc->bg_cpus & (1u << i))))
 			heap_push(&s->heap, s->t0 + rng_exp(&s->rng, s->bg_mean), ACT_BG, i);
 }
 
@@ -699,6 +728,13 @@ void gen_sim_free(struct gen_sim *s)
 	free(s->ents);
 	free(s->pool);
 	frames_free(s);
-	for (i = 0; i < GEN_MAX_PROCS; i++)
+	for (i = 0; s->procs && i < s->nprocs; i++)
 		free(s->procs[i].inflight);
+	free(s->procs);
+	free(s->pcfg);
+	free(s->delivered);
+	s->procs = NULL;
+	s->pcfg = NULL;
+	s->delivered = NULL;
+	s->nprocs = 0;
 }

@@ -243,10 +243,10 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 	add(o, "entity", e617 ? NULL : json_object_new_string(buf));
 	add(o, "fence_ctx", json_object_new_uint64(J->ctx));
 	add(o, "fence_seqno", json_object_new_uint64(J->seqno));
-	add(o, "client_id", s->sc->era == ERA_617 ?
-	    json_object_new_uint64(s->sc->procs[J->proc].client_id) : NULL);
-	add(o, "pid", json_object_new_int(s->sc->procs[J->proc].pid));
-	add(o, "comm", json_object_new_string(s->sc->procs[J->proc].comm));
+	add(o, "client_id",
+	    s->sc->era == ERA_617 ? json_object_new_uint64(s->pcfg[J->proc].client_id) : NULL);
+	add(o, "pid", json_object_new_int(s->pcfg[J->proc].pid));
+	add(o, "comm", json_object_new_string(s->pcfg[J->proc].comm));
 	add(o, "queue_ts", ts_json(V_QUEUE(J)));
 	add(o, "queue_cpu", cpu_json(V_QUEUE(J), J->queue_cpu));
 	add(o, "run_ts", has_run(s) ? ts_json(V_RUN(J)) : NULL);
