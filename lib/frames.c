@@ -90,6 +90,12 @@ struct proc {
 	uint64_t	acc[PROC_WIN];
 	uint64_t	acc_seq[PROC_WIN];	/* GPULAT_NONE: empty */
 	struct gpulat__qacc gt;
+	/*
+	 * queue events of the pid before it became a client (its first
+	 * _queued) whose jobs have not arrived yet: its first frame waits for
+	 * them (a client submits, then asks for its first vblank)
+	 */
+	unsigned int	pending;
 };
 
 struct gpulat_frames {
@@ -741,6 +747,10 @@ static int on_queued(struct gpulat_frames *f, const struct gpulat_event *ev)
 	if (!p)
 		return f->full ? 0 : -ENOMEM;
 	if (p->cl != cl) {
+		if (!p->cl) {
+			collecting(cl)->expected += p->pending;
+			p->pending = 0;
+		}
 		p->cl = cl;
 		if (ev->comm)
 			p->r.comm = ev->comm;
@@ -786,9 +796,11 @@ static void on_queue(struct gpulat_frames *f, const struct gpulat_event *ev)
 		f->seen_queue = true;
 	else if (f->seen_queue)
 		return;	/* amdgpu_cs_ioctl of a job whose queue event is traced too */
-	p = find_proc(f, ev->file, ev->pid, false);
+	p = find_proc(f, ev->file, ev->pid, true);
 	if (p && p->cl)
 		collecting(p->cl)->expected++;
+	else if (p)
+		p->pending++;
 }
 
 int gpulat_frames_event(struct gpulat_frames *f, const struct gpulat_event *ev)
@@ -908,6 +920,8 @@ int gpulat_frames_job(struct gpulat_frames *f, const struct gpulat_job *job)
 		return f->full ? 0 : -ENOMEM;
 	if (!p->r.comm[0] && job->comm)
 		p->r.comm = job->comm;
+	if (!p->cl && p->pending)
+		p->pending--;
 	ret = proc_job(f, p, job);
 	if (ret < 0 || !p->cl || job->ts[GPULAT_ST_QUEUE] == GPULAT_NONE)
 		return ret;

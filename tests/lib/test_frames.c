@@ -295,6 +295,37 @@ static void test_frames_vrr(void **state)
 	gpulat_frames_free(f);
 }
 
+/*
+ * The client's first frame: its job is queued before the client's first
+ * request (the pid is not a client yet) and finishes 2 ms after the target
+ * V(101): late, presented 102, missed 1, the job executing at the deadline.
+ */
+static void test_frames_first_frame(void **state)
+{
+	const struct gpulat_frame_client *cl;
+	const struct gpulat_late_frame *lf;
+	struct gpulat_frames *f;
+	uint32_t s;
+
+	(void)state;
+	nitems = 0;
+	for (s = 100; s <= 105; s++)
+		add_vbl(s, V(s));
+	add_job(V(100) + MS(0.5), V(100) + MS(0.6), V(100) + MS(0.6), V(101) + MS(2), 0);
+	add_req(V(100) + MS(1), 101);
+	f = run(true);
+	cl = gpulat_frames_client(f, 0);
+	assert_int_equal(cl->frames, 1);
+	assert_int_equal(cl->late, 1);
+	assert_int_equal(cl->missed, 1);
+	lf = gpulat_frames_late(f, 0, 0);
+	assert_non_null(lf);
+	assert_int_equal(lf->deadline, 101);
+	assert_int_equal(lf->presented, 102);
+	assert_int_equal(lf->cause, GPULAT_FC_GPU_EXEC);
+	gpulat_frames_free(f);
+}
+
 /* damaged input: bounded CRTCs, a request far behind the vblanks, no hang */
 static void test_frames_bounds(void **state)
 {
@@ -331,10 +362,9 @@ static void test_frames_bounds(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_frames_causes),
-		cmocka_unit_test(test_frames_record_ts),
-		cmocka_unit_test(test_frames_vrr),
-		cmocka_unit_test(test_frames_bounds),
+		cmocka_unit_test(test_frames_causes),	   cmocka_unit_test(test_frames_record_ts),
+		cmocka_unit_test(test_frames_vrr),	   cmocka_unit_test(test_frames_bounds),
+		cmocka_unit_test(test_frames_first_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
