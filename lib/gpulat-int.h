@@ -115,7 +115,7 @@ size_t gpulat__qbuckets(void);
 int gpulat__event_def(unsigned int i, const char **sys, const char **name,
 		      enum gpulat_kind *kind);
 
-/* ---- log2 histogram (hist.c) ---------------------------------------------- */
+/* ---- log2 histogram (quantile.c) ---------------------------------------- */
 
 unsigned int gpulat__hist_bucket(uint64_t v);
 void gpulat__hist_add(struct gpulat_hist *h, uint64_t v);

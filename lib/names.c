@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Names of eras, event kinds and metrics (the strings of docs/truth-format.md).
+ * Names of eras, event kinds and metrics (the strings of docs/truth-format.md),
+ * and durations written for humans.
  */
 #include <stdio.h>
 
@@ -258,4 +259,37 @@ void gpulat__i915_engine(char *buf, size_t len, uint64_t cls, uint64_t inst)
 void gpulat__i915_dev(char *buf, size_t len, uint64_t dev)
 {
 	snprintf(buf, len, "card%llu", (unsigned long long)dev);
+}
+
+/**
+ * gpulat_fmt_duration - format a duration for humans
+ * @buf: output buffer
+ * @len: its size
+ * @ns: the duration in ns; GPULAT_NONE prints "-"
+ *
+ * Three significant digits: "812ns", "12.4us", "3.21ms", "1.500s" (seconds
+ * keep millisecond resolution).
+ *
+ * Return: @buf.
+ */
+char *gpulat_fmt_duration(char *buf, size_t len, uint64_t ns)
+{
+	double v;
+
+	if (!buf || !len)
+		return buf;
+	if (ns == GPULAT_NONE) {
+		snprintf(buf, len, "-");
+	} else if (ns < 1000) {
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	} else if (ns < 1000000) {
+		v = ns / 1e3;
+		snprintf(buf, len, v < 10 ? "%.2fus" : v < 100 ? "%.1fus" : "%.0fus", v);
+	} else if (ns < 1000000000) {
+		v = ns / 1e6;
+		snprintf(buf, len, v < 10 ? "%.2fms" : v < 100 ? "%.1fms" : "%.0fms", v);
+	} else {
+		snprintf(buf, len, "%.3fs", ns / 1e9);
+	}
+	return buf;
 }

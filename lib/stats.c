@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Statistics over completed jobs: groups per ring / process / client /
- * device with quantiles (quantile.c), log2 histograms (hist.c), busy time,
+ * device with quantiles (quantile.c), log2 histograms (quantile.c), busy time,
  * queue depth, worst jobs, stalls and dependency waits.
  *
  * Jobs arrive in completion order (or any order). Everything that needs time

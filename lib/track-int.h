@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Internal interface between the job tracker (tracker.c) and the per-driver
+ * Internal interface between the job tracker (tracker.c, tracker-int.h) and the per-driver
  * linkers of drivers without drm_sched (track-i915.c). A driver linker builds
  * struct gpulat_job values and hands them to the tracker, which counts them
  * and passes them to the user's job callback exactly like drm_sched jobs, so

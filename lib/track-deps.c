@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Job tracker: dependencies (drm_sched_job_add_dep / _wait_dep /
+ * _unschedulable), their producer job, and foreign fences watched until their
+ * dma_fence_signaled.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracker-int.h"
+
+void gpulat__tk_resolve_deps(struct gpulat_tracker *t, struct job *j)
+{
+	unsigned int i;
+
+	for (i = 0; i < j->ndeps; i++) {
+		struct gpulat_dep *d = &j->deps[i];
+		struct dent *e;
+
+		if (d->job_seq == GPULAT_NONE || d->signal_ts != GPULAT_NONE)
+			continue;
+		e = gpulat__tk_dc_find_seq(t, d->job_seq);
+		if (e) {
+			d->signal_ts = e->done_ts;
+			d->dev = e->dev;
+			d->ring = e->ring;
+		}
+	}
+}
+
+static int watch(struct gpulat_tracker *t, struct job *j, unsigned int dep, uint64_t ctx,
+		 uint64_t seqno)
+{
+	struct watch *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	w->job = j;
+	w->dep = dep;
+	if (gpulat__htab_insert(&t->watches, &w->node, FK(t, ctx), U32(seqno))) {
+		free(w);
+		return -ENOMEM;
+	}
+	w->next = j->watches;
+	j->watches = w;
+	return 0;
+}
+
+void gpulat__tk_unwatch(struct gpulat_tracker *t, struct job *j)
+{
+	struct watch *w, *next;
+
+	for (w = j->watches; w; w = next) {
+		next = w->next;
+		gpulat__htab_remove(&t->watches, &w->node);
+		free(w);
+	}
+	j->watches = NULL;
+}
+
+/* a watched foreign fence signalled: the waiting jobs learn when */
+void gpulat__tk_signal_watches(struct gpulat_tracker *t, const struct gpulat_event *ev)
+{
+	struct gpulat__hnode *n, *next;
+
+	for (n = gpulat__htab_find(&t->watches, FK(t, ev->ctx), U32(ev->seqno)); n; n = next) {
+		struct watch *w = gpulat_container_of(n, struct watch, node);
+		struct gpulat_dep *d = &w->job->deps[w->dep];
+
+		next = gpulat__htab_next(n);
+		if (d->signal_ts == GPULAT_NONE)
+			d->signal_ts = ev->ts;
+	}
+}
+
+static struct job *waiting_job(struct gpulat_tracker *t, const struct gpulat_event *ev)
+{
+	if (ev->flags & GPULAT_EVF_FENCE)
+		return gpulat__tk_find_fence(t, ev->ctx, ev->seqno, true);
+	if (ev->flags & GPULAT_EVF_ID)
+		return gpulat__tk_find_id(t, gpulat__tk_get_ring(t, ev->dev, ev->ring), ev->id);
+	return NULL;
+}
+
+int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, bool unsched)
+{
+	struct gpulat_dep dep, *nd;
+	struct job *j, *p = NULL;
+	struct dent *d = NULL;
+	unsigned int i;
+
+	j = waiting_job(t, ev);
+	if (!j)
+		return 0;
+	memset(&dep, 0, sizeof(dep));
+	dep.ctx = (ev->flags & GPULAT_EVF_DEP) ? ev->dep_ctx : GPULAT_NONE;
+	dep.seqno = (ev->flags & GPULAT_EVF_DEP) ? ev->dep_seqno : GPULAT_NONE;
+	dep.ptr = (ev->flags & GPULAT_EVF_DEP_PTR) ? ev->dep_ptr : 0;
+	dep.job_seq = GPULAT_NONE;
+	dep.signal_ts = GPULAT_NONE;
+	dep.unschedulable = unsched;
+
+	/*
+	 * The producer: by the fence's ctx:seqno first (open job, then recently
+	 * completed), then by pointer; a pointer match whose fence is known to
+	 * differ is a reused pointer and is rejected.
+	 */
+	if (dep.ctx != GPULAT_NONE) {
+		bool full = !(ev->flags & GPULAT_EVF_DEP_PTR);
+
+		p = gpulat__tk_find_fence(t, dep.ctx, dep.seqno, full);
+		if (p == j)
+			p = NULL;
+		if (!p)
+			d = gpulat__tk_dc_find_fence(t, dep.ctx, dep.seqno);
+		if (!p && !d && unsched) {
+			/* the scheduled fence (context - 1) of a same-ring job */
+			p = gpulat__tk_find_fence(t, dep.ctx + 1, dep.seqno, full);
+			if (p == j)
+				p = NULL;
+			if (!p)
+				d = gpulat__tk_dc_find_fence(t, dep.ctx + 1, dep.seqno);
+		}
+	}
+	if (!p && !d && dep.ptr) {
+		p = gpulat__tk_find_ptr(t, dep.ptr);
+		if (p == j ||
+		    (p && p->in_fence && dep.ctx != GPULAT_NONE &&
+		     (U32(p->j.ctx) != U32(dep.ctx) || U32(p->j.seqno) != U32(dep.seqno))))
+			p = NULL;
+		if (!p) {
+			d = gpulat__tk_dc_find_ptr(t, dep.ptr);
+			if (d && d->in_fence && dep.ctx != GPULAT_NONE &&
+			    (U32(d->ctx) != U32(dep.ctx) || U32(d->seqno) != U32(dep.seqno)))
+				d = NULL;
+		}
+	}
+	if (p) {
+		dep.job_seq = p->j.seq;
+		dep.dev = p->j.dev;
+		dep.ring = p->ring ? shown_ring(p) : NULL;
+	} else if (d) {
+		dep.job_seq = d->seq;
+		dep.dev = d->dev;
+		dep.ring = d->ring;
+		dep.signal_ts = d->done_ts;
+	}
+
+	for (i = 0; i < j->ndeps; i++) {
+		struct gpulat_dep *o = &j->deps[i];
+
+		if ((dep.job_seq != GPULAT_NONE && o->job_seq == dep.job_seq) ||
+		    (dep.job_seq == GPULAT_NONE && o->job_seq == GPULAT_NONE &&
+		     U32(o->ctx) == U32(dep.ctx) && U32(o->seqno) == U32(dep.seqno) &&
+		     o->ptr == dep.ptr)) {
+			o->unschedulable |= unsched;
+			return 0;
+		}
+	}
+	if (j->ndeps == j->capdeps) {
+		unsigned int cap = j->capdeps ? j->capdeps * 2 : 4;
+
+		nd = realloc(j->deps, cap * sizeof(*nd));
+		if (!nd)
+			return -ENOMEM;
+		j->deps = nd;
+		j->capdeps = cap;
+	}
+	j->deps[j->ndeps++] = dep;
+	if (dep.job_seq == GPULAT_NONE && dep.ctx != GPULAT_NONE)
+		return watch(t, j, j->ndeps - 1, dep.ctx, dep.seqno);
+	return 0;
+}

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Job tracker: the indexes of open jobs (fence ctx:seqno, fence pointer,
+ * (ring, id)), rings and their fence contexts, per-cpu state, lost-event
+ * windows, and the bounded cache of completed jobs that dependencies name
+ * their producer from.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracker-int.h"
+
+#define DCACHE_SIZE	 (1u << 14) /* completed jobs remembered for deps */
+#define MAX_LOST_WINDOWS 4096
+#define MAX_CTX_MAP	 65536
+
+void gpulat__tk_list_add_tail(struct joblist *l, struct job *j)
+{
+	j->next = NULL;
+	j->prev = l->tail;
+	if (l->tail)
+		l->tail->next = j;
+	else
+		l->head = j;
+	l->tail = j;
+	l->n++;
+}
+
+void gpulat__tk_list_del(struct joblist *l, struct job *j)
+{
+	if (j->prev)
+		j->prev->next = j->next;
+	else
+		l->head = j->next;
+	if (j->next)
+		j->next->prev = j->prev;
+	else
+		l->tail = j->prev;
+	j->prev = j->next = NULL;
+	l->n--;
+}
+
+const char *gpulat__tk_tstr(struct gpulat_tracker *t, const char *s)
+{
+	const char *r = s ? gpulat__strtab_intern(t->strs, s) : NULL;
+
+	return r ? r : t->empty;
+}
+
+struct ring *gpulat__tk_get_ring(struct gpulat_tracker *t, const char *dev, const char *name)
+{
+	struct gpulat__hnode *n;
+	struct ring *r;
+	uint64_t k1, k2;
+
+	if (!name)
+		return NULL;
+	dev = gpulat__tk_tstr(t, dev);
+	name = gpulat__tk_tstr(t, name);
+	k1 = (uintptr_t)dev ^ ((uint64_t)t->cur_file << 56);
+	k2 = (uintptr_t)name;
+	n = gpulat__htab_find(&t->rings, k1, k2);
+	if (n)
+		return gpulat_container_of(n, struct ring, node);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->dev = dev;
+	r->name = name;
+	r->last_done = GPULAT_NONE;
+	r->file = t->cur_file;
+	if (gpulat__htab_insert(&t->rings, &r->node, k1, k2)) {
+		free(r);
+		return NULL;
+	}
+	r->next_all = t->all_rings;
+	t->all_rings = r;
+	return r;
+}
+
+void gpulat__tk_ctx_learn(struct gpulat_tracker *t, uint64_t ctx, struct ring *r)
+{
+	struct gpulat__hnode *n;
+	struct ctxmap *m;
+
+	if (!r)
+		return;
+	n = gpulat__htab_find(&t->ctxs, U32(ctx), t->cur_file);
+	if (n) {
+		gpulat_container_of(n, struct ctxmap, node)->ring = r;
+		return;
+	}
+	if (t->nctx >= MAX_CTX_MAP)
+		return;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return;
+	m->ring = r;
+	if (gpulat__htab_insert(&t->ctxs, &m->node, U32(ctx), t->cur_file)) {
+		free(m);
+		return;
+	}
+	t->nctx++;
+}
+
+struct ring *gpulat__tk_ctx_ring(struct gpulat_tracker *t, uint64_t ctx)
+{
+	struct gpulat__hnode *n = gpulat__htab_find(&t->ctxs, U32(ctx), t->cur_file);
+
+	return n ? gpulat_container_of(n, struct ctxmap, node)->ring : NULL;
+}
+
+int gpulat__tk_ensure_cpu(struct gpulat_tracker *t, int cpu)
+{
+	struct job **s, **rs;
+	struct initslot *is;
+	uint64_t *l;
+	int n, i;
+
+	if (cpu < 0)
+		return -EINVAL;
+	if (cpu < t->ncpus)
+		return 0;
+	n = cpu + 1 < 8 ? 8 : cpu + 1;
+	if (n < t->ncpus * 2)
+		n = t->ncpus * 2;
+	s = realloc(t->cpu_slot, n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	t->cpu_slot = s;
+	rs = realloc(t->run_slot, n * sizeof(*rs));
+	if (!rs)
+		return -ENOMEM;
+	t->run_slot = rs;
+	is = realloc(t->init_slot, n * sizeof(*is));
+	if (!is)
+		return -ENOMEM;
+	t->init_slot = is;
+	l = realloc(t->cpu_last, n * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	t->cpu_last = l;
+	for (i = t->ncpus; i < n; i++) {
+		t->cpu_slot[i] = NULL;
+		t->run_slot[i] = NULL;
+		memset(&t->init_slot[i], 0, sizeof(t->init_slot[i]));
+		t->cpu_last[i] = 0;
+	}
+	t->ncpus = n;
+	return 0;
+}
+
+void gpulat__tk_add_lost(struct gpulat_tracker *t, int cpu, uint64_t from, uint64_t to)
+{
+	struct lostwin *w;
+
+	if (!t->lost) {
+		t->lost = calloc(MAX_LOST_WINDOWS, sizeof(*t->lost));
+		if (!t->lost)
+			return;
+	}
+	if (t->nlost == MAX_LOST_WINDOWS) {
+		/* merge the two oldest: the bound is coarser, never lost */
+		w = &t->lost[0];
+		w->from = w->from < t->lost[1].from ? w->from : t->lost[1].from;
+		w->to = w->to > t->lost[1].to ? w->to : t->lost[1].to;
+		w->cpu = -1;
+		memmove(&t->lost[1], &t->lost[2], (MAX_LOST_WINDOWS - 2) * sizeof(*w));
+		t->nlost--;
+	}
+	w = &t->lost[t->nlost++];
+	w->cpu = cpu;
+	w->from = from;
+	w->to = to;
+}
+
+/* did events get lost (on @cpu, or any cpu if @cpu < 0) strictly between @from and @to? */
+bool gpulat__tk_lost_between(const struct gpulat_tracker *t, int cpu, uint64_t from, uint64_t to)
+{
+	size_t i;
+
+	for (i = 0; i < t->nlost; i++) {
+		const struct lostwin *w = &t->lost[i];
+
+		if (cpu >= 0 && w->cpu >= 0 && w->cpu != cpu)
+			continue;
+		if (w->from < to && w->to > from)
+			return true;
+	}
+	return false;
+}
+
+struct job *gpulat__tk_find_fence(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno, bool full)
+{
+	struct gpulat__hnode *n;
+	struct job *j;
+
+	for (n = gpulat__htab_find(&t->by_fence, FK(t, ctx), U32(seqno)); n;
+	     n = gpulat__htab_next(n)) {
+		j = gpulat_container_of(n, struct job, by_fence);
+		if (!full || j->fence32 || (j->j.ctx == ctx && j->j.seqno == seqno))
+			return j;
+	}
+	return NULL;
+}
+
+/*
+ * A u32 dma_fence signal may match several jobs whose seqno differs above bit
+ * 31 (wrap): prefer one that is done and still waits for its signal.
+ */
+struct job *gpulat__tk_find_fence_signal(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno,
+					 bool full)
+{
+	struct gpulat__hnode *n;
+	struct job *j, *best = NULL;
+
+	for (n = gpulat__htab_find(&t->by_fence, FK(t, ctx), U32(seqno)); n;
+	     n = gpulat__htab_next(n)) {
+		j = gpulat_container_of(n, struct job, by_fence);
+		if (full && !j->fence32 && (j->j.ctx != ctx || j->j.seqno != seqno))
+			continue;
+		if (j->j.ts[GPULAT_ST_SIGNAL] != GPULAT_NONE)
+			continue;
+		if (j->held)
+			return j;
+		if (!best)
+			best = j;
+	}
+	return best;
+}
+
+void gpulat__tk_set_fence(struct gpulat_tracker *t, struct job *j, uint64_t ctx, uint64_t seqno,
+			  bool fence32)
+{
+	if (j->in_fence)
+		return;
+	j->j.ctx = ctx;
+	j->j.seqno = seqno;
+	j->fence32 = fence32;
+	if (!gpulat__htab_insert(&t->by_fence, &j->by_fence, FK(t, ctx), U32(seqno)))
+		j->in_fence = true;
+}
+
+struct job *gpulat__tk_find_ptr(struct gpulat_tracker *t, uint64_t ptr)
+{
+	struct gpulat__hnode *n = gpulat__htab_find(&t->by_ptr, ptr, t->cur_file);
+
+	return n ? gpulat_container_of(n, struct job, by_ptr) : NULL;
+}
+
+void gpulat__tk_set_ptr(struct gpulat_tracker *t, struct job *j, uint64_t ptr)
+{
+	if (j->in_ptr)
+		return;
+	j->j.fence_ptr = ptr;
+	if (!gpulat__htab_insert(&t->by_ptr, &j->by_ptr, ptr, t->cur_file))
+		j->in_ptr = true;
+}
+
+struct job *gpulat__tk_find_id(struct gpulat_tracker *t, struct ring *r, uint64_t id)
+{
+	struct gpulat__hnode *n;
+
+	if (!r)
+		return NULL;
+	n = gpulat__htab_find(&t->by_id, (uintptr_t)r, id);
+	return n ? gpulat_container_of(n, struct job, by_id) : NULL;
+}
+
+void gpulat__tk_set_id(struct gpulat_tracker *t, struct job *j, uint64_t id)
+{
+	if (j->in_id || !j->ring)
+		return;
+	j->j.id = id;
+	if (!gpulat__htab_insert(&t->by_id, &j->by_id, (uintptr_t)j->ring, id))
+		j->in_id = true;
+}
+
+void gpulat__tk_unindex(struct gpulat_tracker *t, struct job *j, bool fence_too)
+{
+	if (j->in_ptr) {
+		gpulat__htab_remove(&t->by_ptr, &j->by_ptr);
+		j->in_ptr = false;
+	}
+	if (j->in_id) {
+		gpulat__htab_remove(&t->by_id, &j->by_id);
+		j->in_id = false;
+	}
+	if (fence_too && j->in_fence) {
+		gpulat__htab_remove(&t->by_fence, &j->by_fence);
+		j->in_fence = false;
+	}
+}
+
+struct dent *gpulat__tk_dc_find_seq(struct gpulat_tracker *t, uint64_t seq)
+{
+	struct gpulat__hnode *n = gpulat__htab_find(&t->dc_seq, seq, 0);
+
+	return n ? gpulat_container_of(n, struct dent, by_seq) : NULL;
+}
+
+struct dent *gpulat__tk_dc_find_fence(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno)
+{
+	struct gpulat__hnode *n = gpulat__htab_find(&t->dc_fence, FK(t, ctx), U32(seqno));
+
+	return n ? gpulat_container_of(n, struct dent, by_fence) : NULL;
+}
+
+struct dent *gpulat__tk_dc_find_ptr(struct gpulat_tracker *t, uint64_t ptr)
+{
+	struct gpulat__hnode *n = gpulat__htab_find(&t->dc_ptr, ptr, t->cur_file);
+
+	return n ? gpulat_container_of(n, struct dent, by_ptr) : NULL;
+}
+
+void gpulat__tk_dc_set_fence(struct gpulat_tracker *t, struct dent *d, uint64_t ctx, uint64_t seqno)
+{
+	if (d->in_fence)
+		return;
+	d->ctx = ctx;
+	d->seqno = seqno;
+	if (!gpulat__htab_insert(&t->dc_fence, &d->by_fence, FK(t, ctx), U32(seqno)))
+		d->in_fence = true;
+}
+
+static void prefetch_dent(const struct dent *d)
+{
+	const char *p = (const char *)d;
+	size_t off;
+
+	for (off = 0; off < sizeof(*d); off += 64)
+		__builtin_prefetch(p + off, 1);
+}
+
+/* start loading the buckets of @d's keys (cache hint) */
+static void dc_prefetch_slots(struct gpulat_tracker *t, const struct dent *d)
+{
+	if (!d->used)
+		return;
+	gpulat__htab_prefetch_slot(&t->dc_seq, d->by_seq.k1, d->by_seq.k2);
+	if (d->in_fence)
+		gpulat__htab_prefetch_slot(&t->dc_fence, d->by_fence.k1, d->by_fence.k2);
+	if (d->in_ptr)
+		gpulat__htab_prefetch_slot(&t->dc_ptr, d->by_ptr.k1, d->by_ptr.k2);
+}
+
+/* start loading node @skip of the chains of @d's keys (cache hint) */
+static void dc_prefetch_chains(struct gpulat_tracker *t, const struct dent *d, unsigned int skip)
+{
+	if (!d->used)
+		return;
+	gpulat__htab_prefetch_chain(&t->dc_seq, d->by_seq.k1, d->by_seq.k2, skip);
+	if (d->in_fence)
+		gpulat__htab_prefetch_chain(&t->dc_fence, d->by_fence.k1, d->by_fence.k2, skip);
+	if (d->in_ptr)
+		gpulat__htab_prefetch_chain(&t->dc_ptr, d->by_ptr.k1, d->by_ptr.k2, skip);
+}
+
+/*
+ * The entry the next gpulat__tk_dc_add() evicts is DCACHE_SIZE completions old: it and
+ * its hash chains are out of the cpu caches, and being the oldest it sits
+ * behind the newer entries of its chains (about two nodes deep at the table's
+ * load). One stage per call, each reading only what the previous call asked
+ * for: the entry three calls ahead, its buckets two ahead, the first node of
+ * its chains one ahead, the second now. Cache hints only: nothing changes.
+ */
+static void dc_prefetch(struct gpulat_tracker *t)
+{
+	size_t k = t->dc_next;
+
+	prefetch_dent(&t->dc[(k + 3) % DCACHE_SIZE]);
+	dc_prefetch_slots(t, &t->dc[(k + 2) % DCACHE_SIZE]);
+	dc_prefetch_chains(t, &t->dc[(k + 1) % DCACHE_SIZE], 0);
+	dc_prefetch_chains(t, &t->dc[k], 1);
+}
+
+void gpulat__tk_dc_add(struct gpulat_tracker *t, const struct job *j)
+{
+	struct dent *d;
+
+	if (!t->dc) {
+		t->dc = calloc(DCACHE_SIZE, sizeof(*t->dc));
+		if (!t->dc)
+			return;
+	}
+	d = &t->dc[t->dc_next];
+	t->dc_next = (t->dc_next + 1) % DCACHE_SIZE;
+	if (d->used) {
+		gpulat__htab_remove(&t->dc_seq, &d->by_seq);
+		if (d->in_fence)
+			gpulat__htab_remove(&t->dc_fence, &d->by_fence);
+		if (d->in_ptr)
+			gpulat__htab_remove(&t->dc_ptr, &d->by_ptr);
+	}
+	memset(d, 0, sizeof(*d));
+	d->seq = j->j.seq;
+	d->dev = j->j.dev;
+	d->ring = shown_ring(j);
+	d->done_ts = j->j.ts[GPULAT_ST_DONE];
+	d->ptr = j->j.fence_ptr;
+	d->ctx = d->seqno = GPULAT_NONE;
+	if (gpulat__htab_insert(&t->dc_seq, &d->by_seq, d->seq, 0))
+		return;
+	d->used = true;
+	if (j->j.fence_ptr) {
+		struct dent *old = gpulat__tk_dc_find_ptr(t, d->ptr);
+
+		/*
+		 * A dependency on pointer P can only mean the newest job that
+		 * used P (pointers are reused after free, <= 6.16): keep one
+		 * entry per pointer so chains never grow with reuse.
+		 */
+		if (old) {
+			gpulat__htab_remove(&t->dc_ptr, &old->by_ptr);
+			old->in_ptr = false;
+		}
+		if (!gpulat__htab_insert(&t->dc_ptr, &d->by_ptr, d->ptr, t->cur_file))
+			d->in_ptr = true;
+	}
+	if (j->in_fence)
+		gpulat__tk_dc_set_fence(t, d, j->j.ctx, j->j.seqno);
+	dc_prefetch(t);
+}

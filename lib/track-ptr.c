@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Job tracker: rules of the pointer eras (<= 6.16), whose events name a job by
+ * its finished-fence pointer and (ring, id) and, before 5.19, the ring by a
+ * "0x..." address.
+ */
+#include <string.h>
+
+#include "tracker-int.h"
+
+#define INIT_MAX_AGE_NS 10000000ULL /* fence init -> queue event, same cpu */
+
+/*
+ * A drm_sched fence timeline is the ring's name (the scheduler creates its
+ * fences with sched->name as timeline): it names "0x..." labels (<= 5.18).
+ * Two rings of one file may share a name (two GPUs, no device field before
+ * 6.17): gpulat__ring_alias() keeps them apart.
+ */
+void gpulat__tk_learn_alias(struct gpulat_tracker *t, struct job *j, const char *timeline)
+{
+	const struct ring *o;
+	char buf[256];
+	bool taken = false;
+
+	if (!j->ring || j->ring->alias || !timeline || !*timeline ||
+	    !gpulat_ring_is_ptr(j->ring->name))
+		return;
+	for (o = t->all_rings; o && !taken; o = o->next_all)
+		taken = o != j->ring && o->file == j->ring->file && o->alias &&
+			!strcmp(o->alias, timeline);
+	j->ring->alias = gpulat__tk_tstr(t, gpulat__ring_alias(buf, sizeof(buf), j->ring->name,
+							       timeline, taken));
+}
+
+int gpulat__tk_on_init(struct gpulat_tracker *t, const struct gpulat_event *ev)
+{
+	struct initslot *is;
+
+	if (!sched_driver(ev->driver) || gpulat__tk_ensure_cpu(t, ev->cpu))
+		return 0;
+	is = &t->init_slot[ev->cpu];
+	if (is->have_prev && U32(is->pctx + 1) == U32(ev->ctx) &&
+	    U32(is->pseqno) == U32(ev->seqno)) {
+		is->ts = ev->ts;
+		is->ctx = ev->ctx;
+		is->seqno = ev->seqno;
+		is->timeline = ev->timeline;
+		is->pair = true;
+		is->have_prev = false;
+		return 0;
+	}
+	is->have_prev = true;
+	is->pctx = ev->ctx;
+	is->pseqno = ev->seqno;
+	return 0;
+}
+
+/* the job a queue event starts (a job of amdgpu_cs_ioctl's, if it opened it); NULL: ENOMEM */
+struct job *gpulat__tk_ptr_queue(struct gpulat_tracker *t, const struct gpulat_event *ev,
+				 struct ring *r)
+{
+	struct job *j = NULL;
+
+	/* <= 6.16: a queue always starts a job, unless amdgpu_cs_ioctl did */
+	if (ev->flags & GPULAT_EVF_ID) {
+		j = gpulat__tk_find_id(t, r, ev->id);
+		if (j && (!j->from_amd || j->j.ts[GPULAT_ST_QUEUE] != GPULAT_NONE))
+			j = NULL;
+	}
+	if (!j)
+		j = gpulat__tk_new_job(t, ev, r);
+	if (!j)
+		return NULL;
+	gpulat__tk_set_ptr(t, j, ev->fence_ptr);
+	if (ev->flags & GPULAT_EVF_ID)
+		gpulat__tk_set_id(t, j, ev->id);
+	if (gpulat__tk_ensure_cpu(t, ev->cpu) == 0 && t->init_slot[ev->cpu].pair) {
+		struct initslot *is = &t->init_slot[ev->cpu];
+
+		/* arm and push happen back to back: a stale pair is another job's */
+		if (!j->in_fence && ev->ts - is->ts <= INIT_MAX_AGE_NS &&
+		    (!is->timeline || !ev->ring || (ev->flags & GPULAT_EVF_RING_PTR) ||
+		     !strcmp(is->timeline, ev->ring))) {
+			gpulat__tk_set_fence(t, j, is->ctx, is->seqno, true);
+			gpulat__tk_learn_alias(t, j, is->timeline);
+		}
+		is->pair = false;
+	}
+	return j;
+}
+
+/* the job of a run event: by (ring, id), else by pointer, else a new one; NULL: ENOMEM */
+struct job *gpulat__tk_ptr_run(struct gpulat_tracker *t, const struct gpulat_event *ev,
+			       struct ring *r)
+{
+	struct job *j = NULL;
+
+	if (ev->flags & GPULAT_EVF_ID)
+		j = gpulat__tk_find_id(t, r, ev->id);
+	if (j && j->j.ts[GPULAT_ST_RUN] != GPULAT_NONE)
+		j = NULL;
+	if (!j) {
+		j = gpulat__tk_find_ptr(t, ev->fence_ptr);
+		if (j && j->j.ts[GPULAT_ST_RUN] != GPULAT_NONE)
+			j = NULL;
+	}
+	if (!j) {
+		t->c.orphan_run++;
+		j = gpulat__tk_new_job(t, ev, r);
+		if (!j)
+			return NULL;
+		gpulat__tk_set_ptr(t, j, ev->fence_ptr);
+		if (ev->flags & GPULAT_EVF_ID)
+			gpulat__tk_set_id(t, j, ev->id);
+	}
+	return j;
+}
+
+/* the job of a done event: the open job holding the pointer, else a new one; NULL: ENOMEM */
+struct job *gpulat__tk_ptr_done(struct gpulat_tracker *t, const struct gpulat_event *ev)
+{
+	struct job *j;
+
+	j = gpulat__tk_find_ptr(t, ev->fence_ptr);
+	if (!j) {
+		j = gpulat__tk_new_job(t, ev, NULL);
+		if (!j)
+			return NULL;
+		j->j.fence_ptr = ev->fence_ptr;
+	}
+	return j;
+}
+
+/* a drm_sched fence signal that matched no job by its fence */
+void gpulat__tk_ptr_signal(struct gpulat_tracker *t, const struct gpulat_event *ev)
+{
+	struct job *j;
+
+	if (gpulat__tk_ensure_cpu(t, ev->cpu))
+		return;
+	/*
+	 * <= 6.16: the scheduled fence (context = finished - 1, same seqno) is
+	 * signalled right after the run on the same cpu: it names the job's
+	 * finished fence, whose signal may then come on any cpu.
+	 */
+	j = t->run_slot[ev->cpu];
+	t->run_slot[ev->cpu] = NULL;
+	if (j && !j->in_fence && j->j.ts[GPULAT_ST_DONE] == GPULAT_NONE &&
+	    (!ev->timeline || !j->ring || !strncmp(j->ring->name, "0x", 2) ||
+	     !strcmp(j->ring->name, ev->timeline))) {
+		gpulat__tk_set_fence(t, j, U32(ev->ctx + 1), ev->seqno, true);
+		gpulat__tk_learn_alias(t, j, ev->timeline);
+		return;
+	}
+	/* <= 6.16: the finished fence signal follows the done on the same cpu */
+	j = t->cpu_slot[ev->cpu];
+	if (j && !j->in_fence && j->j.ts[GPULAT_ST_SIGNAL] == GPULAT_NONE &&
+	    (!ev->timeline || !j->ring || j->ring->name == t->unknown ||
+	     !strncmp(j->ring->name, "0x", 2) || !strcmp(j->ring->name, ev->timeline)))
+		gpulat__tk_attach_signal(t, j, ev);
+}
