@@ -72,6 +72,7 @@ enum plug {
 	P_FENCE,
 	P_AMD_JOB,
 	P_I915,
+	P_XE,
 };
 
 struct tfam {
@@ -90,6 +91,8 @@ struct tfam {
  * printed by libtraceevent as its hex value and by tracefs (5.12-5.18) as
  * "(0x<ptr>:<name>)[UNSAFE-MEMORY]" (see parse_ring()).
  */
+/* one row per entry, aligned by hand */
+/* clang-format off */
 static const struct tfam fams[] = {
 	{ /* 4.13-6.16 (4.16+ drm_, 5.7+ drm_run_job); 4.4-4.12 printed the job pointer */
 		{ "drm_sched_job", "drm_run_job", "amd_sched_job" },
@@ -211,14 +214,14 @@ static const struct tfam fams[] = {
 		     { "fence=%p, seqno=%u, guc_id=%d, batch_addr=0x%012llx, guc_state=0x%x, "
 		       "flags=0x%x, error=%d",
 		       { T_FENCE_PTR, T_SEQNO, T_GUC, T_SKIP, T_SKIP, T_SKIP, T_VALUE }, false }),
-		P_NONE,
+		P_XE,
 	},
 	{
 		{ "xe_hw_fence_create", "xe_hw_fence_signal", "xe_hw_fence_try_signal" },
 		FMTS({ "dev=%s, ctx=0x%016llx, fence=%p, seqno=%u",
 		       { T_DEV, T_CTX, T_FENCE_PTR, T_SEQNO }, false },
 		     { "ctx=0x%016llx, fence=%p, seqno=%u", { T_CTX, T_FENCE_PTR, T_SEQNO }, false }),
-		P_NONE,
+		P_XE,
 	},
 	{ /* the exec queue event itself is not told apart in text (value 0) */
 		{ "xe_exec_queue_create", "xe_exec_queue_submit", "xe_exec_queue_kill",
@@ -226,7 +229,7 @@ static const struct tfam fams[] = {
 		  "xe_exec_queue_resubmit" },
 		FMTS({ "dev=%s, %d:0x%x, gt=%d, width=%d, guc_id=%d, guc_state=0x%x, flags=0x%x",
 		       { T_DEV, T_SKIP, T_SKIP, T_SKIP, T_SKIP, T_GUC }, false }),
-		P_NONE,
+		P_XE,
 	},
 	{
 		{ "irq_handler_entry", "irq_handler_exit" },
@@ -276,6 +279,7 @@ static const struct tfam fams[] = {
 		P_NONE,
 	},
 };
+/* clang-format on */
 
 #undef FMTS
 
@@ -935,6 +939,33 @@ static int plugin_parse(const struct gpulat__tfmt_ctx *c, enum plug p, const cha
 		else if (kv_hex(kv_get(kv, n, "flags"), &v))
 			ev->value = v;
 		break;
+	case P_XE: {
+		/*
+		 * gs_print_xe(): dev= queue=guc<id> then, for jobs, seqno= lrc_seqno=
+		 * hw_fence=<handle> [HANG=...|error=]; for hardware fences
+		 * fence=ctx:seqno hw_fence=<handle>. The handle stands for the
+		 * pointer: one pointer, one handle within a trace.
+		 */
+		if ((x = kv_get(kv, n, "queue")) && x->vlen > 3 && !memcmp(x->v, "guc", 3) &&
+		    scan_dec(x->v + 3, x->v + x->vlen, &v) == x->v + x->vlen) {
+			ev->guc_id = (uint32_t)v;
+			ev->flags |= GPULAT_EVF_GUC;
+		}
+		if (ev->kind == GPULAT_EV_XE_EXEC_QUEUE)
+			break;
+		if (!kv_hex(kv_get(kv, n, "hw_fence"), &ev->fence_ptr))
+			return -1;
+		ev->flags |= GPULAT_EVF_FENCE_PTR;
+		if (kv_fence(kv_get(kv, n, "fence"), &ev->ctx, &ev->seqno)) {
+			ev->flags |= GPULAT_EVF_FENCE;
+			break;
+		}
+		if (!kv_num(kv_get(kv, n, "seqno"), &ev->seqno))
+			return -1;
+		if (kv_num(kv_get(kv, n, "lrc_seqno"), &v))
+			ev->lrc_seqno = (uint32_t)v;
+		break;
+	}
 	case P_NONE:
 		return -1;
 	}

@@ -20,6 +20,8 @@ struct ev_src {
 	bool		gpu;
 };
 
+/* one row per entry, aligned by hand */
+/* clang-format off */
 static const struct ev_src ev_src[EV_COUNT] = {
 	[EV_SCHED_JOB]		= { "gpu_scheduler", "drm_sched_job", "drm_sched_job_queue", true },
 	[EV_SCHED_RUN]		= { "gpu_scheduler", "drm_run_job", "drm_sched_job_run", true },
@@ -38,6 +40,12 @@ static const struct ev_src ev_src[EV_COUNT] = {
 	[EV_AMD_IV]		= { "amdgpu", "amdgpu_iv", "amdgpu_iv", true },
 	/* i915 exists only in the i915 era; no 6.17 names */
 	[EV_I915_ADD]		= { "i915", "i915_request_add", NULL, true },
+	/* xe: 6.12 only (the 6.12 capture) */
+	[EV_XE_EXEC]		= { "xe", "xe_sched_job_exec", NULL, true },
+	[EV_XE_RUN]		= { "xe", "xe_sched_job_run", NULL, true },
+	[EV_XE_TIMEDOUT]	= { "xe", "xe_sched_job_timedout", NULL, true },
+	[EV_XE_BAN]		= { "xe", "xe_sched_job_ban", NULL, true },
+	[EV_XE_HW_SIGNAL]	= { "xe", "xe_hw_fence_signal", NULL, true },
 	[EV_I915_SUBMIT]	= { "i915", "i915_request_submit", NULL, true },
 	[EV_I915_IN]		= { "i915", "i915_request_in", NULL, true },
 	[EV_I915_OUT]		= { "i915", "i915_request_out", NULL, true },
@@ -53,12 +61,17 @@ static const struct ev_src ev_src[EV_COUNT] = {
 	[EV_VBLANK_QUEUED]	= { "drm", "drm_vblank_event_queued", "drm_vblank_event_queued", false },
 	[EV_VBLANK_DELIVERED]	= { "drm", "drm_vblank_event_delivered", "drm_vblank_event_delivered", false },
 };
+/* clang-format on */
 
 #define HOST_DIR	"linux-6.18-host"
 
 /* Directory (below the formats dir) holding SYSTEM for this scenario. */
 static const char *system_dir(const char *system, const struct gen_scenario *sc)
 {
+	/* xe exists in the 6.12 capture only: take its drm_sched and dma_fence too */
+	if (sc->xe && (!strcmp(system, "xe") || !strcmp(system, "gpu_scheduler") ||
+		       !strcmp(system, "dma_fence")))
+		return "linux-6.12-debian";
 	if (!strcmp(system, "gpu_scheduler")) {
 		switch (sc->era) {
 		case ERA_PRE57:	return "derived/pre-5.7";
@@ -104,6 +117,8 @@ static bool system_used(const char *system, const struct gen_scenario *sc)
 		return sc->ncrtcs > 0;
 	if (!strcmp(system, "i915"))
 		return sc->era == ERA_I915;
+	if (!strcmp(system, "xe"))
+		return sc->xe;
 	/* i915 does not use drm_sched */
 	if (!strcmp(system, "gpu_scheduler"))
 		return sc->era != ERA_I915;
@@ -322,9 +337,11 @@ static int copy_system(const char *src, const char *events_dir, const char *syst
 int gen_fakedir_create(const struct gen_formats *f, const char *dir,
 		       const char *cmdlines)
 {
+	/* clang-format off */
 	static const char *const systems[] = {
-		"gpu_scheduler", "dma_fence", "amdgpu", "sched", "irq", "power", "drm", "i915",
+		"gpu_scheduler", "dma_fence", "amdgpu", "sched", "irq", "power", "drm", "i915", "xe",
 	};
+	/* clang-format on */
 	char *events, *p;
 	unsigned int i;
 	int ret;

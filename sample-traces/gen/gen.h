@@ -147,6 +147,10 @@ struct gen_scenario {
 	struct gen_crtc_cfg	crtcs[GEN_MAX_CRTCS];
 	bool		mono_clock;	/* trace_clock=mono: drm_vblank_event `time`
 					 * and record timestamps in one domain */
+	/* xe (xe.c): the xe events of linux-6.12-debian beside gpu_scheduler;
+	 * a hung job times out xe_timeout after it started */
+	bool		xe;
+	uint64_t	xe_timeout;
 };
 
 const struct gen_scenario *gen_scenario_find(const char *name);
@@ -194,6 +198,11 @@ enum gen_ev {
 	EV_I915_IN,		/* LOW_LEVEL */
 	EV_I915_OUT,		/* LOW_LEVEL */
 	EV_I915_RETIRE,
+	EV_XE_EXEC,		/* xe_sched_job_exec (xe_sched_job_push) */
+	EV_XE_RUN,		/* xe_sched_job_run (guc_exec_queue_run_job) */
+	EV_XE_TIMEDOUT,		/* xe_sched_job_timedout */
+	EV_XE_BAN,		/* xe_sched_job_ban */
+	EV_XE_HW_SIGNAL,	/* xe_hw_fence_signal */
 	EV_SCHED_SWITCH,
 	EV_SCHED_WAKING,
 	EV_IRQ_ENTRY,
@@ -326,7 +335,12 @@ struct gen_job {
 	uint64_t	irq_ts;		/* GPU irq_handler_entry around its done */
 	uint64_t	wstart_ts, wend_ts;	/* first dma_fence wait on it */
 	int		cause;		/* enum gen_diag_kind */
+	uint8_t		hang;		/* xe: HANG_* reported for it */
 };
+
+/* gen_job.hang, the truth's "hang" names (lib: GPULAT_HANG_*) */
+#define HANG_TIMEDOUT	0x1
+#define HANG_BANNED	0x4
 
 #define LOST_QUEUE	0x1
 #define LOST_RUN	0x2
@@ -372,6 +386,7 @@ struct gen_proc {
 enum gen_act {
 	ACT_SUBMIT, ACT_SCHED, ACT_DONE, ACT_SIGNAL, ACT_DESTROY,
 	ACT_WAIT_START, ACT_WAIT_END, ACT_BG, ACT_DIAG, ACT_VBLANK, ACT_HW_IN,
+	ACT_XE_TIMEOUT,
 };
 
 struct gen_action {
@@ -501,6 +516,13 @@ void gpu_emit_iv(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_
 /* i915: i915_request_in / _out / _retire (add and submit are the queue and run) */
 bool gpu_emit_i915(struct gen_sim *s, enum gen_ev ev, struct gen_job *j, int cpu, int pid,
 		   uint8_t flags, uint64_t *t, uint64_t *ts);
+/* xe.c: xe_sched_job_* / xe_hw_fence_* of a job (nothing without sc->xe) */
+void xe_emit_job(struct gen_sim *s, enum gen_ev ev, struct gen_job *j, int cpu, int pid,
+		 uint8_t flags, uint64_t *t);
+void xe_emit_hw_fence(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint8_t flags,
+		      uint64_t *t);
+/* the drm_sched timeout of a hung job: timedout, then the queue is banned */
+void xe_timeout(struct gen_sim *s, int j, uint64_t now);
 /* the era traces a run stage (not pre-5.7, not i915 without LOW_LEVEL) */
 bool gen_has_run(const struct gen_scenario *sc);
 

@@ -146,6 +146,8 @@ bool gpu_emit_queue(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 {
 	if (s->sc->era == ERA_I915)
 		return gpu_emit_i915(s, EV_I915_ADD, j, cpu, pid, 0, t, ts);
+	/* xe_sched_job_push(): trace_xe_sched_job_exec(), then the push */
+	xe_emit_job(s, EV_XE_EXEC, j, cpu, pid, 0, t);
 	return emit_job_class(s, EV_SCHED_JOB, j, cpu, pid,
 			      s->ents[j->entity].count, s->rings[j->ring].hw_count,
 			      t, ts);
@@ -155,11 +157,15 @@ bool gpu_emit_run(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 		  uint64_t *t, uint64_t *ts)
 {
 	/* without LOW_LEVEL i915 traces nothing when a request is submitted */
+	bool ok;
+
 	if (s->sc->era == ERA_I915)
 		return gpu_emit_i915(s, EV_I915_SUBMIT, j, cpu, pid, 0x10, t, ts);
-	return emit_job_class(s, EV_SCHED_RUN, j, cpu, pid,
-			      s->ents[j->entity].count, s->rings[j->ring].hw_count,
-			      t, ts);
+	ok = emit_job_class(s, EV_SCHED_RUN, j, cpu, pid, s->ents[j->entity].count,
+			    s->rings[j->ring].hw_count, t, ts);
+	/* run_job = guc_exec_queue_run_job(): trace_xe_sched_job_run() */
+	xe_emit_job(s, EV_XE_RUN, j, cpu, pid, 0, t);
+	return ok;
 }
 
 bool gpu_emit_done(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
@@ -333,6 +339,9 @@ void gpu_emit_hw_fence(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 
 	if (s->sc->amdgpu && s->sc->dma_fence)
 		emit_at(s, ev, cpu, pid, flags, v, 4, t, NULL);
+	/* xe: the LRC seqno fence signalled by the GuC's interrupt */
+	if (ev == EV_FENCE_SIGNALED)
+		xe_emit_hw_fence(s, j, cpu, pid, flags, t);
 }
 
 /* amdgpu_iv: the end-of-pipe interrupt vector of the ring */

@@ -339,6 +339,21 @@ static const struct gen_scenario scenarios[] = {
 			  .start = MS(5) },
 		},
 	},
+	{
+		/*
+		 * xe (Intel Lunar Lake and later): drm_sched jobs plus xe's job and
+		 * hardware fence events from the 6.12 capture; rcs0 stops at 0.7 s
+		 * and the job on it times out 100 ms later (xe's job_timeout_ms)
+		 */
+		DESKTOP(ERA_519, "xe",
+			"xe on drm_sched (6.12 formats): xe job events linked, an rcs0 hang timed out"),
+		.amdgpu = false, .xe = true, .xe_timeout = MS(100),
+		.duration = MS(1000), .tail = MS(150),
+		.devs = { { "0000:00:02.0", 0, 150, 3 } },
+		.rings = { { "rcs0", 0, 2, US(1500), US(5000), -1, 0, MS(700) },
+			   RING("bcs0", 0, 4, US(200), US(1200)),
+			   RING("ccs0", 0, 4, US(50), US(300)) },
+	},
 	{ I915("i915", false,
 	       "i915 requests as a distribution kernel traces them: add, retire, dma_fence") },
 	{ I915("i915-ll", true,

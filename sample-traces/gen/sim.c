@@ -351,8 +351,12 @@ static void hw_start(struct gen_sim *s, int j)
 	uint64_t start = J->run_ts > R->last_done ? J->run_ts : R->last_done;
 	uint64_t hang = rcfg(s, J->ring)->hang_at;
 
-	if (hang && start >= s->t0 + hang)
-		return;			/* the ring hangs: never completes */
+	if (hang && start >= s->t0 + hang) {
+		/* the ring hangs: never completes; xe's timeout handler reports it */
+		if (s->sc->xe && s->sc->xe_timeout)
+			heap_push(&s->heap, start + s->sc->xe_timeout, ACT_XE_TIMEOUT, j);
+		return;
+	}
 	if (s->sc->era == ERA_I915 && s->sc->i915_ll) {
 		/* the context switch in: i915_request_in, then it runs */
 		start += rng_range(&s->rng, s->sc->ctxsw_min, s->sc->ctxsw_max);
@@ -526,6 +530,14 @@ static int ooo_cpu(const struct gen_sim *s, int r)
 	return (dcfg(s, r)->irq_cpu + 1) % s->sc->cpus;
 }
 
+/* the name the GPU's interrupt handler registered */
+static const char *irq_name(const struct gen_sim *s)
+{
+	if (s->sc->era == ERA_I915)
+		return "i915";
+	return s->sc->xe ? "xe" : "amdgpu";
+}
+
 static void act_done(struct gen_sim *s, int j, uint64_t now)
 {
 	struct gen_job *J = &s->jobs[j];
@@ -539,7 +551,7 @@ static void act_done(struct gen_sim *s, int j, uint64_t now)
 	if (s->sc->diag.kind && diag_done_delay(s, j, now))
 		return;			/* handled late: an interrupt storm */
 	/* the interrupt starts a little before the scheduler's done event */
-	bg_irq_entry(s, cpu, d->irq, s->sc->era == ERA_I915 ? "i915" : "amdgpu", &t);
+	bg_irq_entry(s, cpu, d->irq, irq_name(s), &t);
 	J->irq_ts = s->cpu_last[cpu];
 	gpu_emit_iv(s, J, cpu, pid, &t);
 	gpu_emit_hw_fence(s, EV_FENCE_SIGNALED, J, cpu, pid, 0x09, &t);
@@ -688,6 +700,8 @@ static void sim_init(struct gen_sim *s)
 
 static void dispatch(struct gen_sim *s, const struct gen_action *a)
 {
+	/* one line per action */
+	/* clang-format off */
 	switch (a->kind) {
 	case ACT_SUBMIT:	act_submit(s, a->arg, a->t); break;
 	case ACT_SCHED:		act_sched(s, a->arg, a->t); break;
@@ -699,11 +713,13 @@ static void dispatch(struct gen_sim *s, const struct gen_action *a)
 	case ACT_DIAG:		diag_act(s, a->arg, a->t); break;
 	case ACT_VBLANK:	frames_vblank(s, a->arg, a->t); break;
 	case ACT_HW_IN:		act_hw_in(s, a->arg, a->t); break;
+	case ACT_XE_TIMEOUT:	xe_timeout(s, a->arg, a->t); break;
 	case ACT_BG:
 		bg_step(s, a->arg, a->t);
 		heap_push(&s->heap, a->t + rng_exp(&s->rng, s->bg_mean), ACT_BG, a->arg);
 		break;
 	}
+	/* clang-format on */
 }
 
 int gen_sim_run(struct gen_sim *s)

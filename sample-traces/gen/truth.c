@@ -265,6 +265,16 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 	add(o, "start_timing", json_object_new_string(start_measured(s) ? "measured" :
 							"inferred"));
 	add(o, "done_timing", json_object_new_string("exact"));
+	if (s->sc->xe) {
+		/* what xe reported about the job (lib: gpulat_hang_name()) */
+		json_object *hang = json_object_new_array();
+
+		if (J->hang & HANG_TIMEDOUT)
+			json_object_array_add(hang, json_object_new_string("timedout"));
+		if (J->hang & HANG_BANNED)
+			json_object_array_add(hang, json_object_new_string("banned"));
+		add(o, "hang", hang);
+	}
 	for (i = 0; i < J->ndeps; i++) {
 		const struct gen_job *d = &s->jobs[J->deps[i]];
 		json_object *dj = json_object_new_object();
@@ -417,7 +427,7 @@ static json_object *ring_json(const struct truth_ctx *c, int r)
 	json_object *o = json_object_new_object();
 	uint64_t *v = malloc(sizeof(*v) * (s->njobs + 1));
 	uint64_t span = s->pages->last_ts - s->pages->first_ts;
-	int jobs = 0, complete = 0, incomplete = 0, lost = 0, i, k, n;
+	int jobs = 0, complete = 0, incomplete = 0, lost = 0, hangs = 0, i, k, n;
 	uint64_t busy = busy_ns(c, r);
 	char buf[40];
 
@@ -430,6 +440,7 @@ static json_object *ring_json(const struct truth_ctx *c, int r)
 		complete += !strcmp(c->m[i].status, "complete");
 		incomplete += !strcmp(c->m[i].status, "incomplete");
 		lost += !strcmp(c->m[i].status, "lost");
+		hangs += s->jobs[i].hang != 0;
 	}
 	add(o, "dev", json_object_new_string(ring_dev(s, r)));
 	add(o, "ring", json_object_new_string(s->sc->rings[r].name));
@@ -440,6 +451,8 @@ static json_object *ring_json(const struct truth_ctx *c, int r)
 	add(o, "complete", json_object_new_int(complete));
 	add(o, "incomplete", json_object_new_int(incomplete));
 	add(o, "lost", json_object_new_int(lost));
+	if (s->sc->xe)
+		add(o, "hangs", json_object_new_int(hangs));
 	add(o, "busy_ns", json_object_new_uint64(busy));
 	add(o, "busy_pct", json_object_new_double(span ? 100.0 * busy / span : 0.0));
 	add(o, "max_depth", json_object_new_int(max_depth(s, r)));

@@ -72,6 +72,14 @@ def fmt_event(name, f):
         if name == 'i915_request_out':
             return head + 'completed?={completed}'.format(**f)
         return head + 'tail={tail}'.format(**f)
+    if name.startswith('xe_sched_job_'):
+        # drivers/gpu/drm/xe/xe_trace.h (6.12): class xe_sched_job; error is an int
+        err = f['error'] - (1 << 64) if f['error'] >= 1 << 63 else f['error']
+        return ('dev={dev}, fence={fence}, seqno={seqno}, lrc_seqno={lrc_seqno}, '
+                'guc_id={guc_id}, batch_addr=0x{batch_addr:012x}, guc_state=0x{guc_state:x}, '
+                'flags=0x{flags:x}, error={err}').format(err=err, **f)
+    if name.startswith('xe_hw_fence_'):
+        return 'dev={dev}, ctx=0x{ctx:016x}, fence={fence}, seqno={seqno}'.format(**f)
     raise ValueError('no formatter for ' + name)
 
 

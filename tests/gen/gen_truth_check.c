@@ -48,7 +48,7 @@ static void err(struct check *c, const char *fmt, ...)
 static bool is_gpu(const char *system)
 {
 	return !strcmp(system, "gpu_scheduler") || !strcmp(system, "dma_fence") ||
-	       !strcmp(system, "amdgpu") || !strcmp(system, "i915");
+	       !strcmp(system, "amdgpu") || !strcmp(system, "i915") || !strcmp(system, "xe");
 }
 
 static const char *field_str(struct check *c, struct tep_format_field *f,

@@ -467,6 +467,23 @@ static void check_job(struct check *c, json_object *tj, struct ojob *o, bool aff
 			bad(c, "%s done timing: truth %s, ours %s", name,
 			    jstr(tj, "done_timing"), gpulat_timing_done(j));
 	}
+	/* driver hang reports (xe; absent from other truth files) */
+	if (jget(tj, "hang")) {
+		json_object *h = jget(tj, "hang");
+		unsigned int want = 0, k;
+		size_t i;
+
+		for (i = 0; i < json_object_array_length(h); i++) {
+			const char *nm = json_object_get_string(json_object_array_get_idx(h, i));
+
+			for (k = 0; gpulat_hang_name(k); k++)
+				if (!strcmp(nm, gpulat_hang_name(k)))
+					want |= 1u << k;
+		}
+		c->compared++;
+		if (want != j->hang)
+			bad(c, "%s hang: truth 0x%x, ours 0x%x", name, want, j->hang);
+	}
 	/* pointer labels get their name from the fence timelines */
 	c->compared++;
 	tring = jstr(tj, "ring") ? jstr(tj, "ring") : "";
@@ -585,6 +602,8 @@ static void check_rings(struct check *c, json_object *rings, json_object *tjobs,
 		cmp_u64(c, "complete", name, ju64(tr, "complete"), gr->complete);
 		cmp_u64(c, "incomplete", name, ju64(tr, "incomplete"), gr->incomplete);
 		cmp_u64(c, "lost", name, ju64(tr, "lost"), gr->lost);
+		if (jget(tr, "hangs"))
+			cmp_u64(c, "hangs", name, ju64(tr, "hangs"), gr->hangs);
 		if (any_lost) {
 			c->skipped++;	/* true queue/done times of lost events are unknowable */
 		} else {

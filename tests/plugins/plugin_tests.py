@@ -44,6 +44,10 @@ GPU_EVENTS = {
     "i915_request_queue", "i915_request_add", "i915_request_submit", "i915_request_execute",
     "i915_request_in", "i915_request_out", "i915_request_retire",
     "i915_request_wait_begin", "i915_request_wait_end",
+    # xe 6.8+ (plugin_gpu_sched.c: the job by its hardware fence, hangs spelled out)
+    "xe_sched_job_create", "xe_sched_job_exec", "xe_sched_job_run", "xe_sched_job_free",
+    "xe_sched_job_timedout", "xe_sched_job_set_error", "xe_sched_job_ban",
+    "xe_hw_fence_create", "xe_hw_fence_signal", "xe_hw_fence_try_signal",
 }
 QUEUE = {"drm_sched_job", "drm_sched_job_queue", "i915_request_add"}
 RUN = {"drm_run_job", "drm_sched_job_run", "i915_request_submit"}
