@@ -77,6 +77,8 @@ static void hint(struct gpulat_session *s)
 /* the text reader's counts are the session's; no GPU job event is an error */
 static int take_counts(struct gpulat_session *s, const struct gpulat_text_info *in)
 {
+	int k;
+
 	s->c.events = in->events;
 	s->c.gpu_events = in->gpu_events;
 	memcpy(s->kind, in->kind, sizeof(s->kind));
@@ -87,8 +89,10 @@ static int take_counts(struct gpulat_session *s, const struct gpulat_text_info *
 	s->c.last_ts = in->last_ts;
 	s->c.cpus = in->cpus;
 	s->files[0].cpus = in->cpus;
-	if (!in->kind[GPULAT_EV_QUEUE] && !in->kind[GPULAT_EV_RUN] && !in->kind[GPULAT_EV_DONE] &&
-	    !in->kind[GPULAT_EV_AMD_CS] && !in->kind[GPULAT_EV_AMD_RUN]) {
+	/* the kinds that make jobs are those of the binary reader (i915 too) */
+	for (k = 0; k < GPULAT_EV__COUNT && !(gpulat_kind_makes_jobs(k) && in->kind[k]); k++)
+		;
+	if (k == GPULAT_EV__COUNT) {
 		gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s: no GPU scheduler job events in this "
 				    "log (only dma_fence or other events)", s->files[0].path);
 		hint(s);
