@@ -18,7 +18,7 @@ files=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\.||')
 want="$tep_sys/plugin_gpu_sched.so
 /usr/bin/trace-cmd-gpu-latency
 /usr/libexec/gpu-sched-trace/bin/trace-cmd
-/usr/share/man/man1/trace-cmd-gpu-latency.1
+/usr/share/man/man1/trace-cmd-gpu-latency.1.gz
 /usr/share/doc/gpu-sched-trace/copyright
 /etc/profile.d/gpu-sched-trace.sh"
 if [ -n "$ks_sys" ]; then
@@ -26,7 +26,8 @@ if [ -n "$ks_sys" ]; then
 $ks_sys/plugin-gpu_jobs.so
 /usr/bin/gpu-kshark
 /usr/bin/gpu-kshark-rings
-/usr/share/man/man1/gpu-kshark.1"
+/usr/share/man/man1/gpu-kshark.1.gz
+/usr/share/man/man1/gpu-kshark-rings.1.gz"
 fi
 libdir=$(dirname "$(dirname "$tep_sys")")
 if [ -n "$dev" ]; then
@@ -51,6 +52,19 @@ if [ -n "$dev" ]; then
 	ctrl=$(dpkg-deb --ctrl-tarfile "$deb" | tar -t)
 	grep -q shlibs <<<"$ctrl" || fail "no shlibs file for libgpulat"
 fi
+# Debian policy 12.1: man pages gzip -9n compressed (no name or time stamp in the header)
+man=$(grep '^/usr/share/man/.*[^/]$' <<<"$files" || true)
+[ -n "$man" ] || fail "no man pages"
+raw=$(grep -v '\.gz$' <<<"$man" || true)
+[ -z "$raw" ] || fail "man pages not gzipped: $raw"
+tree=$(dirname "$deb")/contents	# (beside the .deb: in the build tree)
+rm -rf "$tree"
+dpkg-deb -x "$deb" "$tree"
+while read -r f; do
+	grep -q '^\.TH ' <<<"$(gzip -dc "$tree$f")" || fail "$f: not a gzipped man page"
+	flg=$(od -An -tu1 -j3 -N1 "$tree$f" | tr -d ' ')
+	[ "$flg" = 0 ] || fail "$f: gzip header has a name or comment (gzip -n)"
+done <<<"$man"
 if grep -qx '/usr/bin/trace-cmd' <<<"$files"; then
 	fail "the package contains /usr/bin/trace-cmd (the system's)"
 fi

@@ -75,6 +75,8 @@ if [ -n "$dev" ]; then
 	dpkg-deb -x "$dev" "$x"
 	libdir=$(dirname "$tep_sys")
 	libdir=$(dirname "$libdir")
+	grep -qx "prefix=/usr" "$x$libdir/pkgconfig/gpulat.pc" ||
+		fail "the -dev gpulat.pc: $(head -1 "$x$libdir/pkgconfig/gpulat.pc"), not prefix=/usr"
 	if [ -n "$session_tests" ] && [ -f "$session_tests/session-jobs.c" ]; then
 		mkdir -p "$work/consumer"
 		cp "$session_tests/session-jobs.c" "$work/consumer/"

@@ -65,8 +65,8 @@ out=$("$bin/trace-cmd-gpu-latency" "$trace")
 grep -q "kernel era   6.17+" <<<"$out" || fail "installed gpu-latency: no era line"
 
 # the man page
-[ -f "$root$prefix/share/man/man1/trace-cmd-gpu-latency.1" ] || fail "man page not installed"
-man=$prefix/share/man/man1/trace-cmd-gpu-latency.1
+[ -f "$root$prefix/share/man/man1/trace-cmd-gpu-latency.1.gz" ] || fail "man page not installed"
+man=$prefix/share/man/man1/trace-cmd-gpu-latency.1.gz
 
 # the trace-cmd front: our word goes to our tool, any other to the real trace-cmd;
 # it finds both from its own location, with only its own directory on PATH
@@ -116,7 +116,7 @@ grep -q "drm_sched_job_queue: *dev=0000:03:00.0 ring=gfx fence=" <<<"$out" ||
 if [ "$kshark" = ON ]; then
 	[ -f "$root$ks_dir/plugin-gpu_jobs.so" ] || fail "KernelShark plugin not installed in $ks_dir"
 	[ -x "$bin/gpu-kshark" ] || fail "gpu-kshark launcher not installed"
-	[ -f "$root$prefix/share/man/man1/gpu-kshark.1" ] || fail "gpu-kshark man page not installed"
+	[ -f "$root$prefix/share/man/man1/gpu-kshark.1.gz" ] || fail "gpu-kshark man page not installed"
 	out=$("$bin/gpu-kshark-rings" "$trace")
 	grep -q gfx <<<"$out" || fail "installed gpu-kshark-rings"
 	printf '#!/bin/sh\necho "TEP=$TRACEEVENT_PLUGIN_DIR ARGS=$*"\n' > "$work/kernelshark"

@@ -60,4 +60,24 @@ ldd ./session-jobs | grep -q "$root$libdir/libgpulat.so.0" ||
 	fail "session-jobs does not load the installed libgpulat.so.0"
 "$python" "$src/check_jobs.py" ./session-jobs --file "$@" || fail "--file job counts"
 "$python" "$src/check_jobs.py" ./session-jobs --push "$@" || fail "--push job counts"
+
+case $libdir in
+"$prefix"/*) rel=${libdir#"$prefix"/} ;;
+*) echo "check-pkgconfig: ok (libdir $libdir is absolute: no relocated install)"; exit 0 ;;
+esac
+reloc=$work/reloc
+cmake --install "$build" --prefix "$reloc" > "$work/reloc.log" 2>&1 ||
+	{ cat "$work/reloc.log"; fail "cmake --install --prefix $reloc"; }
+unset LD_LIBRARY_PATH
+inc=$(PKG_CONFIG_PATH=$reloc/$rel/pkgconfig pkg-config --variable=includedir gpulat)
+[ "$inc" = "$reloc/include" ] || fail "relocated gpulat.pc: includedir=$inc, not $reloc/include"
+gpulat_flags=$(PKG_CONFIG_PATH=$reloc/$rel/pkgconfig pkg-config --cflags --libs gpulat)
+rm -f session-jobs
+# shellcheck disable=SC2086
+"$cc" -o session-jobs session-jobs.c $gpulat_flags $host_flags ||
+	fail "building against the relocated install"
+LD_LIBRARY_PATH=$reloc/$rel ldd ./session-jobs | grep -q "$reloc/$rel/libgpulat.so.0" ||
+	fail "session-jobs does not load the relocated libgpulat.so.0"
+LD_LIBRARY_PATH=$reloc/$rel "$python" "$src/check_jobs.py" ./session-jobs --file "$1" ||
+	fail "relocated: --file job counts"
 echo "check-pkgconfig: ok"

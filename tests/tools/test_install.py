@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1
 """`cmake --install --prefix P` gives a working `trace-cmd gpu-latency`: the tool in
 bin/, the front in libexec/gpu-sched-trace/bin/ (and bin/ for a non-/usr prefix),
-the man page in share/man/man1/. Installed with DESTDIR=WORKDIR/root and a prefix
+the man page (gzipped) in share/man/man1/. Installed with DESTDIR=WORKDIR/root and a prefix
 other than the configured one: every file must land under WORKDIR/root/P (nothing
 in the real /usr/local or /opt), and the front must find the tool from its own
 location.
@@ -41,7 +41,7 @@ def main():
     if os.path.exists(final):
         problems.append(f"{final} exists outside DESTDIR")
     for rel in ("bin/trace-cmd-gpu-latency", "libexec/gpu-sched-trace/bin/trace-cmd",
-                "share/man/man1/trace-cmd-gpu-latency.1"):
+                "share/man/man1/trace-cmd-gpu-latency.1.gz"):
         if not os.path.exists(os.path.join(prefix, rel)):
             problems.append(f"not installed: {rel}")
     env = dict(os.environ)
@@ -54,7 +54,7 @@ def main():
                        capture_output=True, text=True, env=env)
     if a.returncode != 0 or a.stdout != b.stdout or not a.stdout:
         problems.append(f"installed trace-cmd gpu-latency: exit {a.returncode} {a.stderr}")
-    page = os.path.join(prefix, "share/man/man1/trace-cmd-gpu-latency.1")
+    page = os.path.join(prefix, "share/man/man1/trace-cmd-gpu-latency.1.gz")
     if shutil.which("man"):
         m = subprocess.run(["man", "-l", page], capture_output=True, text=True,
                            env=dict(env, MANPAGER="cat", PAGER="cat"))
