@@ -68,7 +68,7 @@ static int on_event(const struct gpulat_event *ev, struct tep_record *rec, int f
 			return 0;
 		gpulat_frames_opts_init(&o);
 		o.use_vbl_time = all_mono(l->s);
-		o.late_kept = 64;
+		o.late_kept = 512; /* grown as they come */
 		l->f = gpulat_frames_new(&o);
 		if (!l->f)
 			return -ENOMEM;

@@ -28,6 +28,7 @@
 #define MAX_CRTCS	64
 #define MAX_CLIENTS	4096
 #define MAX_PROCS	4096
+#define FLIP_VOTES	8 /* processes a page-flip client's flips vote for */
 
 struct vbl {
 	uint64_t	seq;		/* GPULAT_NONE: empty slot */
@@ -81,6 +82,14 @@ struct client {
 	uint64_t	last_presented;
 	struct gpulat__qacc ft, gt;
 	struct gpulat_late_frame *late;
+	size_t late_cap;
+	/* page-flip client: the previous flip, votes for its process */
+	bool flip_any;
+	uint64_t last_flip;
+	struct {
+		struct proc *p;
+		uint64_t n;
+	} vote[FLIP_VOTES];
 };
 
 struct proc {
@@ -96,6 +105,7 @@ struct proc {
 	 * them (a client submits, then asks for its first vblank)
 	 */
 	unsigned int	pending;
+	uint64_t last_done; /* of its latest job, GPULAT_NONE: none */
 };
 
 struct gpulat_frames {
@@ -370,6 +380,7 @@ static struct proc *find_proc(struct gpulat_frames *f, int file, int pid, bool c
 	p->r.pid = pid;
 	p->r.comm = "";
 	p->r.crtc = -1;
+	p->last_done = GPULAT_NONE;
 	for (i = 0; i < PROC_WIN; i++)
 		p->acc_seq[i] = GPULAT_NONE;
 	gpulat__qacc_init(&p->gt);
@@ -435,6 +446,8 @@ static int proc_job(struct gpulat_frames *f, struct proc *p, const struct gpulat
 	int ret, k;
 
 	p->r.jobs++;
+	if (done != GPULAT_NONE && (p->last_done == GPULAT_NONE || done > p->last_done))
+		p->last_done = done;
 	if (start == GPULAT_NONE || done == GPULAT_NONE || done <= start)
 		return 0;
 	c = proc_crtc(f, p);
@@ -496,8 +509,7 @@ static struct client *get_client(struct gpulat_frames *f, const struct gpulat_ev
 	if (!cl)
 		return NULL;
 	cl->fr = calloc(MAX_OPEN + 1, sizeof(*cl->fr));
-	cl->late = calloc(f->o.late_kept ? f->o.late_kept : 1, sizeof(*cl->late));
-	if (!cl->fr || !cl->late || push((void ***)&f->clients, &f->nclients, cl) < 0) {
+	if (!cl->fr || push((void ***)&f->clients, &f->nclients, cl) < 0) {
 		free(cl->fr);
 		free(cl->late);
 		free(cl);
@@ -560,6 +572,19 @@ static void keep_late(struct gpulat_frames *f, struct client *cl, const struct f
 
 	if (cl->r.nlate >= f->o.late_kept)
 		return;
+	/* grown as late frames come: memory follows them, not late_kept */
+	if (cl->r.nlate == cl->late_cap) {
+		size_t cap = cl->late_cap ? cl->late_cap * 2 : 8;
+		struct gpulat_late_frame *n;
+
+		if (cap > f->o.late_kept)
+			cap = f->o.late_kept;
+		n = realloc(cl->late, cap * sizeof(*n));
+		if (!n)
+			return; /* counted, not kept */
+		cl->late = n;
+		cl->late_cap = cap;
+	}
 	lf = &cl->late[cl->r.nlate++];
 	memset(lf, 0, sizeof(*lf));
 	lf->file = cl->r.file;
@@ -773,6 +798,90 @@ static int on_queued(struct gpulat_frames *f, const struct gpulat_event *ev)
 	return judge(f, cl, false);
 }
 
+/*
+ * The process a page-flip client's flip at vblank @seq waited for: the one
+ * whose latest job finished last in (V(seq - 1), @ts] (a driver flips at the
+ * first vblank after the buffer's fence signalled).  6.1's events carry no
+ * link from a job to a drm_file, so the client's process is the one most
+ * flips vote for.
+ */
+static void flip_vote(struct gpulat_frames *f, struct client *cl, uint64_t seq, uint64_t ts)
+{
+	struct proc *best = NULL;
+	uint64_t from;
+	size_t i;
+
+	if (!seq || vbl_at(cl->c, seq - 1, &from) <= 0)
+		return;
+	for (i = 0; i < f->nprocs; i++) {
+		struct proc *p = f->procs[i];
+
+		if (p->last_done == GPULAT_NONE || p->last_done <= from || p->last_done > ts)
+			continue;
+		if (!best || p->last_done > best->last_done)
+			best = p;
+	}
+	if (!best)
+		return;
+	for (i = 0; i < FLIP_VOTES; i++) {
+		if (cl->vote[i].p == best || !cl->vote[i].p) {
+			cl->vote[i].p = best;
+			cl->vote[i].n++;
+			return;
+		}
+	}
+}
+
+/*
+ * A flip completion of a client that never asked for a vblank event (no
+ * _queued: page flips, atomic commits with an event).  Its frame aimed at
+ * the vblank after its previous flip (deadline = previous + 1): a later
+ * flip is late by the vblanks the old image was shown again.  The first
+ * flip has no previous one and is not judged.  No cause: the trace shows no
+ * request (cause none).
+ */
+static void on_flip(struct gpulat_frames *f, struct client *cl, const struct gpulat_event *ev)
+{
+	struct crtc *c = cl->c;
+	uint64_t seq = unwrap(c, ev->vbl_seq), dl, t0, t1;
+	int k0, k1;
+
+	cl->r.flips++;
+	flip_vote(f, cl, seq, ev->ts);
+	if (cl->flip_any && seq > cl->last_flip) {
+		dl = cl->last_flip + 1;
+		cl->r.frames++;
+		k0 = vbl_at(c, cl->last_flip, &t0);
+		k1 = vbl_at(c, seq, &t1);
+		if (k1 <= 0 && seq == c->last_seq + 1 && step_ns(c)) {
+			/* delivered before its own drm_vblank_event */
+			t1 = c->last_t + step_ns(c);
+			k1 = 1;
+		}
+		if (k0 > 0 && k1 > 0 && t1 > t0)
+			gpulat__qacc_add(&cl->ft, t1 - t0, t1, ev->cpu, seq);
+		if (seq > dl) {
+			struct frame tmp;
+			uint64_t dl_ts = GPULAT_NONE;
+
+			cl->r.late++;
+			cl->r.missed += seq - dl;
+			memset(&tmp, 0, sizeof(tmp));
+			tmp.target = dl;
+			tmp.deadline = dl;
+			tmp.req_ts = GPULAT_NONE;
+			tmp.first_q = GPULAT_NONE;
+			tmp.last_q = GPULAT_NONE;
+			vbl_at(c, dl, &dl_ts);
+			keep_late(f, cl, &tmp, dl_ts, GPULAT_NONE, seq, k1 > 0 ? t1 : GPULAT_NONE,
+				  GPULAT_FC_NONE);
+		}
+	}
+	if (!cl->flip_any || seq > cl->last_flip)
+		cl->last_flip = seq;
+	cl->flip_any = true;
+}
+
 static int on_delivered(struct gpulat_frames *f, const struct gpulat_event *ev)
 {
 	struct crtc *c = get_crtc(f, ev->file, ev->crtc);
@@ -784,6 +893,9 @@ static int on_delivered(struct gpulat_frames *f, const struct gpulat_event *ev)
 	if (!cl)
 		return f->full ? 0 : -ENOMEM;
 	cl->r.delivered++;
+	/* a vblank-event client's deliveries answer its requests */
+	if (!cl->r.requested)
+		on_flip(f, cl, ev);
 	return 0;
 }
 
@@ -1024,6 +1136,23 @@ int gpulat_frames_finish(struct gpulat_frames *f)
 	for (i = 0; i < f->nclients; i++) {
 		struct client *cl = f->clients[i];
 
+		/* a page-flip client's process: the one most of its flips waited for */
+		if (!cl->r.requested && cl->r.flips) {
+			unsigned int b = 0;
+
+			for (k = 1; k < FLIP_VOTES && cl->vote[k].p; k++)
+				if (cl->vote[k].n > cl->vote[b].n)
+					b = k;
+			if (cl->vote[b].p) {
+				cl->r.pid = cl->vote[b].p->r.pid;
+				cl->r.comm = cl->vote[b].p->r.comm;
+				cl->r.pid_inferred = true;
+				for (j = 0; j < cl->r.nlate; j++) {
+					cl->late[j].pid = cl->r.pid;
+					cl->late[j].comm = cl->r.comm;
+				}
+			}
+		}
 		/* still collecting: requests never made are not frames */
 		gpulat__qacc_summary(&cl->ft, &cl->r.frame_time);
 		gpulat__qacc_summary(&cl->gt, &cl->r.gpu_time);

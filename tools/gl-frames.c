@@ -157,6 +157,17 @@ static void late_detail(char *buf, size_t len, const struct gpulat_late_frame *l
 			 j->exec != GPULAT_NONE ? DUR(b, j->exec) : "?",
 			 j->done_ts != GPULAT_NONE ? TS(c, j->done_ts) : "never");
 		return;
+	case GPULAT_FC_NONE:
+		/* a page-flip client's flip: no request traced, no cause */
+		if (lf->request_ts == GPULAT_NONE && lf->deadline)
+			snprintf(buf, len,
+				 "page flip shown at vblank %llu, the previous one at %llu "
+				 "(no vblank request traced: no cause)",
+				 (unsigned long long)lf->presented,
+				 (unsigned long long)lf->deadline - 1);
+		else
+			snprintf(buf, len, "-");
+		return;
 	default:
 		break;
 	}
@@ -450,6 +461,8 @@ void gl_frames_json(const struct gl_run *r, struct json_object *root)
 		add(x, "comm", json_object_new_string(c->comm ? c->comm : ""));
 		add(x, "requested", json_object_new_uint64(c->requested));
 		add(x, "delivered", json_object_new_uint64(c->delivered));
+		add(x, "flips", json_object_new_uint64(c->flips));
+		add(x, "pid_inferred", json_object_new_boolean(c->pid_inferred));
 		add(x, "frames", json_object_new_uint64(c->frames));
 		add(x, "late", json_object_new_uint64(c->late));
 		add(x, "missed", json_object_new_uint64(c->missed));

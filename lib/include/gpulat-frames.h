@@ -102,6 +102,13 @@ struct gpulat_frame_client {
 	struct gpulat_summary gpu_time;		/* per frame: sum of its jobs' exec */
 	uint64_t	late_total;	/* == late; late frames kept: */
 	size_t		nlate;
+	/*
+	 * page-flip client: a drm_file with _delivered and no _queued (flip
+	 * completions); its frames are its flips after the first, pid/comm
+	 * are inferred (pid_inferred): see docs/frames.md
+	 */
+	uint64_t flips;
+	bool pid_inferred;
 };
 
 #define GPULAT_FRAME_JOBS	4

@@ -22,7 +22,13 @@
 #define IRQ	300000ULL				/* record ts - time */
 #define FILEP	0xffff888000aaa000ULL
 
-enum { IT_VBL, IT_REQ, IT_QUEUE, IT_JOB };
+enum {
+	IT_VBL,
+	IT_REQ,
+	IT_QUEUE,
+	IT_JOB,
+	IT_FLIP
+};
 
 struct item {
 	uint64_t	ts;
@@ -117,6 +123,14 @@ static struct gpulat_frames *run(bool use_time)
 			break;
 		case IT_QUEUE:
 			ev.kind = GPULAT_EV_QUEUE;
+			break;
+		case IT_FLIP:
+			/* a page-flip completion: in the vblank IRQ, no _queued */
+			ev.kind = GPULAT_EV_VBLANK_DELIVERED;
+			ev.pid = 0;
+			ev.vbl_seq = it->seq;
+			ev.vbl_file = FILEP + 0x400;
+			ev.flags = GPULAT_EVF_VBL_FILE;
 			break;
 		case IT_JOB:
 			if (it->job.n_deps)
@@ -326,6 +340,61 @@ static void test_frames_first_frame(void **state)
 	gpulat_frames_free(f);
 }
 
+/*
+ * A page-flip client (only _delivered): flips shown at 101, 102, 104, 107.
+ * The first is not judged; 102 is on time (deadline 102), 104 is late by 1
+ * (deadline 103), 107 by 2 (deadline 105): 3 frames, 2 late, 3 missed,
+ * frame times 16, 32, 48 ms. Each flip waited for a job of pid 10 done
+ * 2 ms before its vblank: the client's process is inferred as pid 10.
+ */
+static void test_frames_flips(void **state)
+{
+	static const uint32_t flips[] = { 101, 102, 104, 107 };
+	const struct gpulat_frame_client *cl;
+	const struct gpulat_late_frame *lf;
+	struct gpulat_frames *f;
+	unsigned int i;
+	uint32_t s;
+
+	(void)state;
+	nitems = 0;
+	for (s = 100; s <= 110; s++)
+		add_vbl(s, V(s));
+	for (i = 0; i < 4; i++) {
+		uint64_t d = V(flips[i]) - MS(2);
+
+		add_job(d - MS(3), d - MS(3), d - MS(3), d, 0);
+		items[nitems++] = (struct item){ .ts = V(flips[i]) + IRQ + 1000,
+						 .type = IT_FLIP,
+						 .seq = flips[i] };
+	}
+	f = run(true);
+	assert_int_equal(gpulat_frames_nclients(f), 1);
+	cl = gpulat_frames_client(f, 0);
+	assert_int_equal(cl->requested, 0);
+	assert_int_equal(cl->delivered, 4);
+	assert_int_equal(cl->flips, 4);
+	assert_int_equal(cl->frames, 3);
+	assert_int_equal(cl->late, 2);
+	assert_int_equal(cl->missed, 3);
+	assert_true(cl->pid_inferred);
+	assert_int_equal(cl->pid, 10);
+	assert_int_equal(cl->frame_time.n, 3);
+	assert_int_equal(cl->frame_time.min, MS(16));
+	assert_int_equal(cl->frame_time.max, MS(48));
+	lf = gpulat_frames_late(f, 0, 0);
+	assert_int_equal(lf->deadline, 103);
+	assert_int_equal(lf->presented, 104);
+	assert_int_equal(lf->missed, 1);
+	assert_int_equal(lf->cause, GPULAT_FC_NONE);
+	lf = gpulat_frames_late(f, 0, 1);
+	assert_int_equal(lf->deadline, 105);
+	assert_int_equal(lf->presented, 107);
+	assert_int_equal(lf->missed, 2);
+	assert_int_equal(gpulat_frames_crtc(f, 0)->late, 2);
+	gpulat_frames_free(f);
+}
+
 /* damaged input: bounded CRTCs, a request far behind the vblanks, no hang */
 static void test_frames_bounds(void **state)
 {
@@ -364,7 +433,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frames_causes),	   cmocka_unit_test(test_frames_record_ts),
 		cmocka_unit_test(test_frames_vrr),	   cmocka_unit_test(test_frames_bounds),
-		cmocka_unit_test(test_frames_first_frame),
+		cmocka_unit_test(test_frames_first_frame), cmocka_unit_test(test_frames_flips),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
