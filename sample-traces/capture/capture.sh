@@ -8,7 +8,10 @@
 # our mock_gpu.ko (rings driven by hrtimers), record with trace-cmd inside the
 # guest and bring trace.dat back on a raw virtio disk.
 #
-# Scenarios: steady, deps, saturated, stall (see scenario_args below), and
+# Scenarios: steady, deps, saturated, stall (see scenario_args below),
+# kms-60 and kms-2crtc (mock_kms.ko: a KMS device with hrtimer vblanks and
+# frame_client processes in the guest; OUT.CLIENT.log is each client's own
+# log of its frames, and drm vblank events are recorded with -C mono), and
 # watch: instead of trace-cmd record, run `trace-cmd-gpu-latency --watch` (its
 # own tracefs instance) while mock_gpu runs a stall; OUT.dat is the trace it
 # saved at the alert, OUT.watch/ holds its output, exit code and the tracefs
@@ -59,7 +62,7 @@ step()
 
 usage()
 {
-	echo "usage: $PROG SCENARIO OUT.dat   (SCENARIO: steady deps saturated stall)" >&2
+	echo "usage: $PROG SCENARIO OUT.dat   (SCENARIO: steady deps saturated stall kms-60 kms-2crtc)" >&2
 	exit 2
 }
 
@@ -72,6 +75,10 @@ CACHE=${GST_CAPTURE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpu-sched-trace}
 QEMU_TIMEOUT=${GST_QEMU_TIMEOUT:-600}
 SEED=${GST_SEED:-1}
 TRACE_EVENTS="-e gpu_scheduler -e dma_fence -e irq -e sched:sched_switch -e sched:sched_waking"
+# kms scenarios: mock_kms.ko parameters and the frame_client command lines
+# (one per line; -o is added), set by scenario_args
+KMS_ARGS=""
+KMS_CLIENTS=""
 
 # mock_gpu parameters per scenario (module parameters, see mock_gpu.c)
 scenario_args()
@@ -109,15 +116,40 @@ scenario_args()
 		     "gap_us=4000,8000 gap_jitter_pct=10 burst=1,1" \
 		     "stall_job=40 stall_us=120000 unfinished=1"
 		;;
+	kms-60)
+		# one 60 Hz CRTC, one vblank-event client: frames late because of
+		# long GPU jobs, late submissions and a dependency wait
+		echo "rings=gfx,comp credits=2,2 dur_us=1500,800 clients=none"
+		;;
+	kms-2crtc)
+		# 60 Hz + 144 Hz: a vblank-event client on CRTC 0 and a page-flip
+		# client (no drm_vblank_event_queued) on CRTC 1, on separate rings
+		echo "rings=gfx,comp credits=2,2 dur_us=1500,800 clients=none"
+		;;
 	*)
 		return 1
 		;;
 	esac
 }
 
+kms_args()
+{
+	case "$1" in
+	kms-60)
+		KMS_ARGS="crtcs=1 period_us=16667"
+		KMS_CLIENTS="-N webgl -m vblank -c 0 -n 120 -d 4000 -L 20,50,51,90 -l 30000 -S 35,70 -s 22000 -D 100,110 -e 25000 -G 1 -p 16667"
+		;;
+	kms-2crtc)
+		KMS_ARGS="crtcs=2 period_us=16667,6944"
+		KMS_CLIENTS="-N webgl -m vblank -c 0 -n 100 -d 4000 -L 15,40 -l 30000 -S 60 -s 22000 -p 16667
+-N mpv -m flip -c 1 -n 220 -g 1 -d 2000 -L 30,80,130 -l 12000 -S 100,150 -s 9000 -p 6944"
+		;;
+	esac
+}
+
 MOCK_ARGS=$(scenario_args "$SCENARIO") || {
 	STEP="arguments"
-	die "unknown scenario '$SCENARIO' (use steady, deps, saturated, stall or watch)"
+	die "unknown scenario '$SCENARIO' (use steady, deps, saturated, stall, kms-60, kms-2crtc or watch)"
 }
 WATCH_ARGS=${GST_WATCH_ARGS:---interval 1 --explain --fail-if max.total>50ms}
 if [ "$SCENARIO" = watch ]; then
@@ -127,6 +159,11 @@ if [ "$SCENARIO" = watch ]; then
 	}
 fi
 MOCK_ARGS="$MOCK_ARGS seed=$SEED ${GST_MOCK_EXTRA:-}"
+kms_args "$SCENARIO"
+if [ -n "$KMS_ARGS" ]; then
+	# -C mono: the vblank's `time` and the record timestamps in one clock
+	TRACE_EVENTS="-C mono $TRACE_EVENTS -e drm:drm_vblank_event -e drm:drm_vblank_event_queued -e drm:drm_vblank_event_delivered"
+fi
 
 OUT_DIR=$(cd "$(dirname "$OUT")" 2>/dev/null && pwd) ||
 	{ STEP="arguments"; die "output directory of $OUT does not exist"; }
@@ -266,14 +303,24 @@ ls "$MODDIR"/drivers/gpu/drm/scheduler/gpu-sched.ko* > /dev/null 2>&1 ||
 exec 9>&-	# cache ready: release the lock
 
 # --------------------------------------------------------------------------
-step "build mock_gpu.ko"
+step "build mock_gpu.ko and mock_kms.ko"
 mkdir -p "$WORK/build"
-cp "$SRCDIR/mock_gpu.c" "$WORK/build/"
-echo 'obj-m := mock_gpu.o' > "$WORK/build/Kbuild"
+cp "$SRCDIR/mock_gpu.c" "$SRCDIR/mock_kms.c" "$SRCDIR/mock_kms.h" "$WORK/build/"
+echo 'obj-m := mock_gpu.o mock_kms.o' > "$WORK/build/Kbuild"
 make -C "$KDIR" M="$WORK/build" modules > "$WORK/build.log" 2>&1 || {
 	grep -E 'error|Error' "$WORK/build.log" | head -5 >&2
 	die "module build failed (make -C $KDIR M=... modules)"
 }
+if [ -n "$KMS_ARGS" ]; then
+	step "build frame_client (static)"
+	# the drm uAPI headers of the guest kernel (the host has no libdrm-dev)
+	UAPI=$(ls -d "$ROOT"/usr/src/linux-headers-"${KVER%-*}"-common/include/uapi)
+	gcc-12 -static -O2 -Wall -Wextra -D__user= -I"$SRCDIR" -idirafter "$UAPI" \
+		-o "$WORK/build/frame_client" "$SRCDIR/frame_client.c" > "$WORK/client.log" 2>&1 || {
+		head -5 "$WORK/client.log" >&2
+		die "frame_client build failed"
+	}
+fi
 
 # --------------------------------------------------------------------------
 step "build initramfs"
@@ -300,7 +347,8 @@ for m in $GUEST_MODS; do
 	*) die "unknown module compression: $f" ;;
 	esac
 done
-cp "$WORK/build/mock_gpu.ko" "$IR/lib/modules/"
+cp "$WORK/build/mock_gpu.ko" "$WORK/build/mock_kms.ko" "$IR/lib/modules/"
+[ -n "$KMS_ARGS" ] && cp "$WORK/build/frame_client" "$IR/bin/frame_client"
 if [ "$SCENARIO" = watch ]; then
 	cp "$GST_WATCH_BIN" "$IR/bin/trace-cmd-gpu-latency"
 	ldd "$GST_WATCH_BIN" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }' |
@@ -318,6 +366,8 @@ MOCK_ARGS='$MOCK_ARGS'
 TRACE_EVENTS='$TRACE_EVENTS'
 WATCH_ARGS='$WATCH_ARGS'
 TEXT='${GST_TEXT:-0}'
+KMS_ARGS='$KMS_ARGS'
+KMS_CLIENTS='$KMS_CLIENTS'
 EOF
 (cd "$IR" && find . | cpio -o -H newc --quiet | gzip -1 > "$WORK/initrd.gz") ||
 	die "cpio/gzip of the initramfs failed"
@@ -374,6 +424,16 @@ if [ "${GST_TEXT:-0}" = 1 ]; then
 		cp "$WORK/result/$v.txt" "${OUT_ABS%.dat}.$v.txt"
 	done
 	cp "$WORK/result/stats.txt" "${OUT_ABS%.dat}.stats.txt"
+fi
+
+# kms scenarios: each client's own log of its frames, OUT.COMM.log
+if [ -n "$KMS_ARGS" ]; then
+	for f in "$WORK/result/"client-*.log; do
+		[ -f "$f" ] || die "no client logs came back"
+		grep -q '^end ' "$f" || { tail -3 "$f" >&2; die "client $(basename "$f") did not finish"; }
+		c=$(basename "$f" .log)
+		cp "$f" "${OUT_ABS%.dat}.${c#client-}.log"
+	done
 fi
 
 step "check trace"

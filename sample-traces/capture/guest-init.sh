@@ -65,11 +65,42 @@ done
 
 cd /tmp || { fail "no /tmp"; finish; }
 
+# kms scenarios: load mock_kms and run the frame clients (one per line of
+# KMS_CLIENTS, each logging to $OUT/client-COMM.log), wait for all of them
+run_kms()
+{
+	[ -n "${KMS_ARGS:-}" ] || return 0
+	[ "$STATUS" = ok ] || return 0
+	# shellcheck disable=SC2086
+	insmod /lib/modules/mock_kms.ko $KMS_ARGS || { fail "insmod mock_kms $KMS_ARGS"; return; }
+	i=0
+	while [ ! -c /dev/dri/card0 ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -c /dev/dri/card0 ] || { fail "no /dev/dri/card0"; return; }
+	PIDS=""
+	echo "$KMS_CLIENTS" > /tmp/clients.txt
+	while read -r line; do
+		[ -n "$line" ] || continue
+		comm=$(echo "$line" | sed 's/.*-N \([^ ]*\).*/\1/')
+		# shellcheck disable=SC2086
+		/bin/frame_client $line -o $OUT/client-$comm.log > $OUT/client-$comm.err 2>&1 &
+		PIDS="$PIDS $!"
+		log "frame_client $comm started (pid $!)"
+	done < /tmp/clients.txt
+	for p in $PIDS; do
+		wait "$p" || fail "frame_client pid $p exited with $?"
+	done
+	log "frame clients done"
+}
+
 # load mock_gpu with the scenario and wait until it reports that it finished
 run_scenario()
 {
 	# shellcheck disable=SC2086
 	insmod /lib/modules/mock_gpu.ko $MOCK_ARGS || { fail "insmod mock_gpu $MOCK_ARGS"; }
+	run_kms
 	i=0
 	while [ "$STATUS" = ok ] &&
 	      [ "$(cat /sys/module/mock_gpu/parameters/finished)" != 1 ]; do
@@ -141,6 +172,7 @@ if [ "${TEXT:-0}" = 1 ]; then
 		fail "trace-cmd extract"
 	log "trace-cmd extract exited"
 	[ -s /tmp/trace.dat ] && mv /tmp/trace.dat $OUT/trace.dat
+	[ -d /sys/module/mock_kms ] && rmmod mock_kms
 	rmmod mock_gpu 2>/dev/null && log "rmmod mock_gpu exited with 0"
 	finish
 fi
@@ -165,6 +197,7 @@ log "trace-cmd record running (pid $TPID)"
 
 # shellcheck disable=SC2086
 insmod /lib/modules/mock_gpu.ko $MOCK_ARGS || { fail "insmod mock_gpu $MOCK_ARGS"; }
+run_kms
 
 if [ "$STATUS" = ok ]; then
 	i=0
@@ -189,7 +222,10 @@ else
 	fail "no trace.dat"
 fi
 
-# exercise the module's exit path (after recording; a hang must not block us)
+# exercise the modules' exit paths (after recording; a hang must not block us)
+if [ -d /sys/module/mock_kms ]; then
+	rmmod mock_kms && log "rmmod mock_kms exited with 0"
+fi
 if [ -d /sys/module/mock_gpu ]; then
 	rmmod mock_gpu &
 	RPID=$!

@@ -16,7 +16,7 @@
  *   credits      per-ring credit (hw submission) limit    2,2,2
  *   dur_us       per-ring mean job duration in us         1000,500,300
  *   jitter_pct   +- percentage applied to durations       20
- *   clients      NAME:RING[+RING...],...                  "glxgears:gfx"
+ *   clients      NAME:RING[+RING...],... or none           "glxgears:gfx"
  *   jobs         per-client number of jobs               64
  *   gap_us       per-client gap between bursts in us      2000
  *   gap_jitter_pct  +- percentage applied to gaps         20
@@ -47,6 +47,8 @@
 #include <linux/dma-fence.h>
 #include <linux/platform_device.h>
 #include <drm/gpu_scheduler.h>
+
+#include "mock_kms.h"
 
 #define MOCK_MAX_RINGS		8
 #define MOCK_MAX_CLIENTS	8
@@ -283,6 +285,16 @@ static const struct drm_sched_backend_ops mock_sched_ops = {
 	.free_job = mock_free_job,
 };
 
+static int mock_find_ring(const char *name)
+{
+	int i;
+
+	for (i = 0; i < mock_nrings; i++)
+		if (!strcmp(mock_rings[i].name, name))
+			return i;
+	return -1;
+}
+
 /* Add dependencies on the latest job of every other ring, each with dep_pct. */
 static int mock_add_deps(struct mock_client *c, struct mock_job *job)
 {
@@ -310,9 +322,15 @@ static int mock_add_deps(struct mock_client *c, struct mock_job *job)
 	return 0;
 }
 
-static int mock_submit(struct mock_client *c, int slot, u64 dur_ns, bool never)
+/*
+ * Push one job on @ring through @entity.  @c (NULL for mock_kms's user
+ * clients) adds its random dependencies; @dep (may be NULL) is one more.
+ * *@fin_out (may be NULL) gets a reference on the job's finished fence.
+ */
+static int mock_push(struct drm_sched_entity *entity, struct mock_ring *ring, void *owner,
+		     struct mock_client *c, struct dma_fence *dep, u64 dur_ns, bool never,
+		     struct dma_fence **fin_out)
 {
-	struct mock_ring *ring = &mock_rings[c->ring_idx[slot]];
 	struct dma_fence *fin, *old;
 	struct mock_job *job;
 	int ret;
@@ -324,12 +342,14 @@ static int mock_submit(struct mock_client *c, int slot, u64 dur_ns, bool never)
 	job->dur_ns = dur_ns;
 	job->never = never;
 
-	ret = drm_sched_job_init(&job->base, &c->entity[slot], c);
+	ret = drm_sched_job_init(&job->base, entity, owner);
 	if (ret) {
 		kfree(job);
 		return ret;
 	}
-	ret = mock_add_deps(c, job);
+	ret = c ? mock_add_deps(c, job) : 0;
+	if (!ret && dep)
+		ret = drm_sched_job_add_dependency(&job->base, dma_fence_get(dep));
 	if (ret) {
 		drm_sched_job_cleanup(&job->base);
 		kfree(job);
@@ -337,6 +357,8 @@ static int mock_submit(struct mock_client *c, int slot, u64 dur_ns, bool never)
 	}
 	drm_sched_job_arm(&job->base);
 	fin = dma_fence_get(&job->base.s_fence->finished);
+	if (fin_out)
+		*fin_out = dma_fence_get(fin);
 	atomic_inc(&mock_submitted);
 	drm_sched_entity_push_job(&job->base);
 
@@ -347,6 +369,56 @@ static int mock_submit(struct mock_client *c, int slot, u64 dur_ns, bool never)
 	dma_fence_put(old);
 	return 0;
 }
+
+static int mock_submit(struct mock_client *c, int slot, u64 dur_ns, bool never)
+{
+	return mock_push(&c->entity[slot], &mock_rings[c->ring_idx[slot]], c, c, NULL, dur_ns,
+			 never, NULL);
+}
+
+/*
+ * The interface mock_kms.ko's user-space clients submit through (one entity
+ * per ring and DRM file, jobs queued in the caller's context so
+ * drm_sched_job carries the client's pid and comm).
+ */
+int mock_gpu_ring_index(const char *name)
+{
+	int i = mock_find_ring(name);
+
+	return i < 0 ? -ENOENT : i;
+}
+EXPORT_SYMBOL_GPL(mock_gpu_ring_index);
+
+int mock_gpu_entity_init(struct drm_sched_entity *e, int ring)
+{
+	if (ring < 0 || ring >= mock_nrings)
+		return -EINVAL;
+	return drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL, mock_rings[ring].sched_list, 1,
+				     NULL);
+}
+EXPORT_SYMBOL_GPL(mock_gpu_entity_init);
+
+/* a job of @dur_ns on @ring that depends on the latest job of @dep_ring (-1: none) */
+int mock_gpu_push(struct drm_sched_entity *e, int ring, void *owner, int dep_ring, u64 dur_ns,
+		  struct dma_fence **finished)
+{
+	struct dma_fence *dep = NULL;
+	int ret;
+
+	if (ring < 0 || ring >= mock_nrings || dep_ring >= mock_nrings)
+		return -EINVAL;
+	if (dep_ring >= 0) {
+		struct mock_ring *r = &mock_rings[dep_ring];
+
+		spin_lock_irq(&r->lock);
+		dep = dma_fence_get(r->last_finished);
+		spin_unlock_irq(&r->lock);
+	}
+	ret = mock_push(e, &mock_rings[ring], owner, NULL, dep, dur_ns, false, finished);
+	dma_fence_put(dep);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(mock_gpu_push);
 
 static void mock_sleep_us(u64 us)
 {
@@ -407,16 +479,6 @@ static int mock_client_fn(void *data)
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;
-}
-
-static int mock_find_ring(const char *name)
-{
-	int i;
-
-	for (i = 0; i < mock_nrings; i++)
-		if (!strcmp(mock_rings[i].name, name))
-			return i;
-	return -1;
 }
 
 static int mock_parse_rings(void)
@@ -557,7 +619,8 @@ static int __init mock_gpu_init(void)
 		pr_err("mock_gpu: bad rings= parameter\n");
 		return ret;
 	}
-	ret = mock_parse_clients();
+	/* clients=none: no kernel-thread clients (mock_kms's user clients only) */
+	ret = strcmp(clients, "none") ? mock_parse_clients() : 0;
 	if (ret) {
 		pr_err("mock_gpu: bad clients= parameter\n");
 		return ret;
@@ -624,6 +687,8 @@ static int __init mock_gpu_init(void)
 	for (i = 0; i < mock_nclients; i++)
 		wake_up_process(mock_clients[i].task);
 
+	if (!mock_nclients)
+		WRITE_ONCE(finished, 1);
 	pr_info("mock_gpu: %d rings, %d clients\n", mock_nrings, mock_nclients);
 	return 0;
 
