@@ -337,8 +337,8 @@ int gl_frames_text(const struct gl_run *r, FILE *out)
 
 	fprintf(out, "%s --frames: %s\n", GL_NAME, gl_run_label(r, label, sizeof(label)));
 	if (!r->frames) {
-		fprintf(out, "  no drm_vblank_event records: record -e drm:drm_vblank_event "
-			"-e drm:drm_vblank_event_queued -e drm:drm_vblank_event_delivered\n");
+		fprintf(out, "  no drm_vblank_event records: record with %s\n",
+			gpulat_record_frames());
 		return 0;
 	}
 	gl_frames_header(r, out);
