@@ -20,14 +20,14 @@ static const enum gpulat_metric cmp_metrics[] = {
 static const char * const cmp_stats[] = { "p50", "p90", "p99", "max" };
 #define NSTATS		(sizeof(cmp_stats) / sizeof(cmp_stats[0]))
 
+/* summary field cmp_stats[k] of the report model (a summary with values) */
 static uint64_t stat_of(const struct gpulat_summary *s, size_t k)
 {
-	switch (k) {
-	case 0:		return s->p50;
-	case 1:		return s->p90;
-	case 2:		return s->p99;
-	default:	return s->max;
-	}
+	const struct gpulat_field *f = gpulat_field_find(GPULAT_ROW_SUMMARY, cmp_stats[k]);
+	struct gpulat_value v;
+
+	gpulat_field_get(f, s, &v);
+	return v.type == GPULAT_V_U64 ? v.u : 0;
 }
 
 static bool same_ring(const struct gpulat_group *a, const struct gpulat_group *b)

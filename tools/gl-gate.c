@@ -23,6 +23,7 @@
  * about the whole trace.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,17 +32,15 @@
 
 #define GATE_MAXCOND	16
 
+/*
+ * A condition's quantity: a field of the report model (gpulat-report.h) with
+ * GPULAT_FIELD_GATE (STAT.METRIC: a summary field of one metric; a group
+ * field; a trace field), or one of the CRTC quantities of --frames.
+ */
 enum lhs {
-	LHS_STAT = 0,
-	LHS_JOBS,
-	LHS_COMPLETE,
-	LHS_INCOMPLETE,
-	LHS_LOST,
-	LHS_BUSY,
-	LHS_MAX_DEPTH,
-	LHS_AVG_DEPTH,
-	LHS_LOST_EVENTS,	/* whole trace */
-	LHS_STALLS,		/* whole trace */
+	LHS_FIELD = 0, /* a group field of the selected groups */
+	LHS_STAT, /* STAT.METRIC: a summary field */
+	LHS_TRACE, /* a trace field: about the whole trace */
 	LHS_MISSED,		/* CRTCs (crtc=) */
 	LHS_LATE,
 	LHS_FRAMES,
@@ -49,23 +48,12 @@ enum lhs {
 	LHS_REFRESH,
 };
 
-enum stat {
-	ST_N = 0, ST_MIN, ST_MAX, ST_MEAN, ST_P50, ST_P90, ST_P99, ST_P999, ST__COUNT,
-};
-
-static const char * const stat_names[ST__COUNT] = {
-	"n", "min", "max", "mean", "p50", "p90", "p99", "p999",
-};
-
 static const struct {
 	const char	*name;
 	enum lhs	lhs;
-} lhs_names[] = {
-	{ "jobs", LHS_JOBS }, { "complete", LHS_COMPLETE }, { "incomplete", LHS_INCOMPLETE },
-	{ "lost", LHS_LOST }, { "busy", LHS_BUSY }, { "max_depth", LHS_MAX_DEPTH },
-	{ "avg_depth", LHS_AVG_DEPTH }, { "lost_events", LHS_LOST_EVENTS },
-	{ "stalls", LHS_STALLS }, { "missed", LHS_MISSED }, { "late", LHS_LATE },
-	{ "frames", LHS_FRAMES }, { "vblanks", LHS_VBLANKS }, { "refresh", LHS_REFRESH },
+} crtc_names[] = {
+	{ "missed", LHS_MISSED },   { "late", LHS_LATE },	{ "frames", LHS_FRAMES },
+	{ "vblanks", LHS_VBLANKS }, { "refresh", LHS_REFRESH },
 };
 
 static bool is_crtc_lhs(enum lhs l)
@@ -76,7 +64,7 @@ static bool is_crtc_lhs(enum lhs l)
 struct gl_cond {
 	double		value;		/* ns for durations, % for busy/relative */
 	enum lhs	lhs;
-	enum stat	stat;
+	const struct gpulat_field *f; /* LHS_FIELD, LHS_STAT, LHS_TRACE */
 	enum gpulat_metric metric;
 	int		op;		/* '>', 'G' (>=), '<', 'L' (<=) */
 	bool		relative;	/* value is a change in % against --compare */
@@ -115,32 +103,66 @@ static int parse_metric(const char *s, size_t len, enum gpulat_metric *m)
 	return -1;
 }
 
+/* a gate quantity of @row named @name (or with that alias) */
+static const struct gpulat_field *gate_field(enum gpulat_row row, const char *name)
+{
+	const struct gpulat_field *f = gpulat_field_find(row, name);
+
+	return f && (gpulat_field_flags(f) & GPULAT_FIELD_GATE) ? f : NULL;
+}
+
 static int parse_lhs(struct gl_cond *c, const char *s, size_t len)
 {
 	const char *dot = memchr(s, '.', len);
+	char name[32];
 	size_t i;
 
+	if (len >= sizeof(name))
+		return -1;
+	snprintf(name, sizeof(name), "%.*s", (int)(dot ? dot - s : (ptrdiff_t)len), s);
 	if (dot) {
-		for (i = 0; i < ST__COUNT; i++) {
-			if (strlen(stat_names[i]) == (size_t)(dot - s) &&
-			    strncmp(s, stat_names[i], (size_t)(dot - s)) == 0)
-				break;
-		}
-		if (i == ST__COUNT)
+		c->f = gate_field(GPULAT_ROW_SUMMARY, name);
+		if (!c->f)
 			return -1;
 		c->lhs = LHS_STAT;
-		c->stat = i;
-		c->duration = i != ST_N;
+		c->duration = gpulat_field_unit(c->f) == GPULAT_UNIT_NS;
 		return parse_metric(dot + 1, len - (size_t)(dot + 1 - s), &c->metric);
 	}
-	for (i = 0; i < sizeof(lhs_names) / sizeof(lhs_names[0]); i++) {
-		if (strlen(lhs_names[i].name) == len && strncmp(s, lhs_names[i].name, len) == 0) {
-			c->lhs = lhs_names[i].lhs;
+	/* rings, processes and clients share their gate quantities */
+	c->f = gate_field(GPULAT_ROW_RING, name);
+	c->lhs = LHS_FIELD;
+	if (!c->f) {
+		c->f = gate_field(GPULAT_ROW_TRACE, name);
+		c->lhs = LHS_TRACE;
+	}
+	if (c->f) {
+		c->duration = gpulat_field_unit(c->f) == GPULAT_UNIT_NS;
+		return 0;
+	}
+	for (i = 0; i < sizeof(crtc_names) / sizeof(crtc_names[0]); i++) {
+		if (!strcmp(crtc_names[i].name, name)) {
+			c->lhs = crtc_names[i].lhs;
 			c->duration = c->lhs == LHS_REFRESH;
 			return 0;
 		}
 	}
 	return -1;
+}
+
+/* "n|min|...": the gate names of a row type's fields, joined by @sep */
+static void gate_names(char *buf, size_t len, enum gpulat_row row, const char *sep)
+{
+	const struct gpulat_field *f;
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; (f = gpulat_field_at(row, i)) && off < len; i++) {
+		if (!(gpulat_field_flags(f) & GPULAT_FIELD_GATE))
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? sep : "",
+					gpulat_field_alias(f) ? gpulat_field_alias(f) :
+								gpulat_field_name(f));
+	}
 }
 
 static int parse_value(struct gl_cond *c, const char *v)
@@ -154,7 +176,7 @@ static int parse_value(struct gl_cond *c, const char *v)
 		if (v[len - 1] != '%')
 			return -1;
 		c->relative = v[0] == '+' || v[0] == '-';
-		if (!c->relative && c->lhs != LHS_BUSY)
+		if (!c->relative && (!c->f || gpulat_field_unit(c->f) != GPULAT_UNIT_PCT))
 			return -1;
 		c->value = strtod(v, &end);
 		if (end != v + len - 1)
@@ -186,10 +208,15 @@ static int parse_cond(struct gl_cond *c, const char *t, char *err, size_t errlen
 		return -1;
 	}
 	if (parse_lhs(c, t, (size_t)(op - t)) < 0) {
-		snprintf(err, errlen, "'%s': unknown quantity '%.*s' (use STAT.METRIC with STAT "
-			 "n|min|max|mean|p50|p90|p99|p999 and METRIC wait|hw_queue|exec|total|"
-			 "dep_wait, or jobs, complete, incomplete, lost, busy, max_depth, "
-			 "avg_depth, lost_events, stalls)", t, (int)(op - t), t);
+		char stats[128], groups[160], trace[64];
+
+		gate_names(stats, sizeof(stats), GPULAT_ROW_SUMMARY, "|");
+		gate_names(groups, sizeof(groups), GPULAT_ROW_RING, ", ");
+		gate_names(trace, sizeof(trace), GPULAT_ROW_TRACE, ", ");
+		snprintf(err, errlen,
+			 "'%s': unknown quantity '%.*s' (use STAT.METRIC with STAT "
+			 "%s and METRIC wait|hw_queue|exec|total|dep_wait, or %s, %s)",
+			 t, (int)(op - t), t, stats, groups, trace);
 		return -1;
 	}
 	snprintf(c->what, sizeof(c->what), "%.*s", (int)(op - t), t);
@@ -405,45 +432,53 @@ static const struct gpulat_group *base_group(const struct gl_run *base,
 	return NULL;
 }
 
-static bool stat_value(const struct gpulat_summary *s, enum stat st, double *v)
+/* the report model's row type of a statistics group */
+static enum gpulat_row row_of(enum gpulat_group_kind kind)
 {
-	if (st != ST_N && !s->n)
-		return false;
-	switch (st) {
-	case ST_N:	*v = (double)s->n; break;
-	case ST_MIN:	*v = (double)s->min; break;
-	case ST_MAX:	*v = (double)s->max; break;
-	case ST_MEAN:	*v = (double)s->mean; break;
-	case ST_P50:	*v = (double)s->p50; break;
-	case ST_P90:	*v = (double)s->p90; break;
-	case ST_P99:	*v = (double)s->p99; break;
-	case ST_P999:	*v = (double)s->p999; break;
-	default:	return false;
+	switch (kind) {
+	case GPULAT_G_PROCESS:
+		return GPULAT_ROW_PROCESS;
+	case GPULAT_G_CLIENT:
+		return GPULAT_ROW_CLIENT;
+	case GPULAT_G_DEVICE:
+		return GPULAT_ROW_DEVICE;
+	default:
+		return GPULAT_ROW_RING;
 	}
-	return true;
 }
 
 /* the quantity of @c in @grp (or the whole run); false when it does not exist */
 static bool cond_value(const struct gl_cond *c, const struct gl_run *r,
 		       const struct gpulat_group *grp, double *v)
 {
+	struct gpulat_value val;
+
 	switch (c->lhs) {
-	case LHS_STAT:		return stat_value(&grp->m[c->metric], c->stat, v);
-	case LHS_JOBS:		*v = (double)grp->jobs; return true;
-	case LHS_COMPLETE:	*v = (double)grp->complete; return true;
-	case LHS_INCOMPLETE:	*v = (double)grp->incomplete; return true;
-	case LHS_LOST:		*v = (double)grp->lost; return true;
-	case LHS_BUSY:		*v = grp->busy_pct; return true;
-	case LHS_MAX_DEPTH:	*v = (double)grp->max_depth; return true;
-	case LHS_AVG_DEPTH:	*v = grp->avg_depth; return true;
-	case LHS_LOST_EVENTS:
-		/* an overrun of unknown size counts as at least one event */
-		*v = (double)(r->lost_events > r->lost_unknown ? r->lost_events : r->lost_unknown);
-		return true;
-	case LHS_STALLS:	*v = (double)gpulat_stats_stalls_total(r->stats); return true;
-	default:		return false;	/* CRTC quantities: crtc_value() */
+	case LHS_STAT:
+		gpulat_field_get(c->f, gpulat_report_summary(grp, c->metric), &val);
+		break;
+	case LHS_FIELD:
+		if (!gpulat_field_in(c->f, row_of(grp->kind)))
+			return false;
+		gpulat_field_get(c->f, grp, &val);
+		break;
+	case LHS_TRACE:
+		gpulat_field_get(c->f, r->rep, &val);
+		if (!strcmp(gpulat_field_name(c->f), "lost_events")) {
+			/* an overrun of unknown size counts as at least one event */
+			const struct gpulat_field *g = gpulat_field_find(GPULAT_ROW_TRACE,
+									 "lost_gaps");
+			struct gpulat_value gaps;
+
+			gpulat_field_get(g, r->rep, &gaps);
+			if (gaps.type == GPULAT_V_U64 && gaps.u > val.u)
+				val.u = gaps.u;
+		}
+		break;
+	default:
+		return false; /* CRTC quantities: crtc_value() */
 	}
-	return false;
+	return gpulat_value_number(&val, v);
 }
 
 static bool crtc_value(const struct gl_cond *c, const struct gpulat_crtc_report *x, double *v)
@@ -506,13 +541,16 @@ static bool compare(double a, int op, double b)
 	return false;
 }
 
+/* as the text report prints the field: by its unit */
 static const char *fmt_value(char *buf, size_t len, const struct gl_cond *c, double v)
 {
+	enum gpulat_unit u = c->f ? gpulat_field_unit(c->f) : GPULAT_UNIT_COUNT;
+
 	if (c->duration)
 		return gl_fmt_dur(buf, len, (uint64_t)v);
-	if (c->lhs == LHS_BUSY)
+	if (u == GPULAT_UNIT_PCT)
 		snprintf(buf, len, "%.1f%%", v);
-	else if (c->lhs == LHS_AVG_DEPTH)
+	else if (u == GPULAT_UNIT_RATIO)
 		snprintf(buf, len, "%.2f", v);
 	else
 		snprintf(buf, len, "%.0f", v);
@@ -604,7 +642,7 @@ int gl_gate_check(const struct gl_gate *g, const struct gl_run *r,
 				g->spec, g->cond[k].text);
 			return -1;
 		}
-		if (g->cond[k].lhs == LHS_LOST_EVENTS || g->cond[k].lhs == LHS_STALLS) {
+		if (g->cond[k].lhs == LHS_TRACE) {
 			ret = check_cond(g, &g->cond[k], r, base, NULL, msg);
 			if (ret < 0)
 				return ret;
@@ -618,7 +656,7 @@ int gl_gate_check(const struct gl_gate *g, const struct gl_run *r,
 			continue;
 		selected++;
 		for (k = 0; k < g->ncond; k++) {
-			if (g->cond[k].lhs == LHS_LOST_EVENTS || g->cond[k].lhs == LHS_STALLS)
+			if (g->cond[k].lhs == LHS_TRACE)
 				continue;
 			ret = check_cond(g, &g->cond[k], r, base, grp, msg);
 			if (ret < 0)

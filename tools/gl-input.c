@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpulat-report.h"
 #include "gpulat-session.h"
 #include "gpu-latency.h"
 
@@ -121,6 +122,7 @@ void gl_run_free(struct gl_run *r)
 	gl_pf_detach(r);
 #endif
 	gl_frames_free(r);
+	gpulat_report_free(r->rep);
 	/* the interned names of the report live in the session */
 	gpulat_session_free(r->session);
 	memset(r, 0, sizeof(*r));
@@ -162,5 +164,10 @@ int gl_run_read(struct gl_run *r)
 	r->n_lost = c.lost;
 	r->n_orphan = c.orphan;
 	gl_frames_collect(r);
+	r->rep = gpulat_report_new(r->session);
+	if (!r->rep) {
+		fprintf(stderr, "%s: %s\n", GL_NAME, strerror(errno));
+		return -1;
+	}
 	return 0;
 }

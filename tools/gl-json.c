@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "gpulat-report.h"
 #include "gpulat-session.h"
 #include "gpu-latency.h"
 
@@ -17,40 +18,88 @@
 #define GST_VERSION "0.0"
 #endif
 
-static struct json_object *j_u64(uint64_t v)
-{
-	return v == GPULAT_NONE ? NULL : json_object_new_uint64(v);
-}
-
-static struct json_object *j_str(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 static void add(struct json_object *o, const char *key, struct json_object *v)
 {
 	json_object_object_add(o, key, v);
 }
 
-struct json_object *gl_json_summary(const struct gpulat_summary *s)
+static struct json_object *json_value(const struct gpulat_value *v)
+{
+	struct json_object *a;
+	const char *p;
+	size_t i;
+
+	switch (v->type) {
+	case GPULAT_V_U64:
+		return json_object_new_uint64(v->u);
+	case GPULAT_V_I64:
+		return json_object_new_int64(v->i);
+	case GPULAT_V_DOUBLE:
+		return json_object_new_double(v->d);
+	case GPULAT_V_STR:
+		return json_object_new_string(v->s);
+	case GPULAT_V_BOOL:
+		return json_object_new_boolean(v->b);
+	case GPULAT_V_LIST:
+		a = json_object_new_array();
+		for (p = v->s; *p;) {
+			size_t n = strcspn(p, "|");
+
+			json_object_array_add(a, json_object_new_string_len(p, (int)n));
+			p += n;
+			if (*p)
+				p++;
+		}
+		return a;
+	case GPULAT_V_ROWS:
+		a = json_object_new_array();
+		for (i = 0; i < v->n; i++)
+			json_object_array_add(a, gl_json_row(v->rows, gpulat_value_row(v, i)));
+		return a;
+	default:
+		return NULL;
+	}
+}
+
+/* the value of the field @name of @row in @obj */
+static struct json_object *json_field(enum gpulat_row row, const char *name, const void *obj)
+{
+	const struct gpulat_field *f = gpulat_field_find(row, name);
+	struct gpulat_value v;
+
+	if (!f)
+		return NULL;
+	gpulat_field_get(f, obj, &v);
+	return json_value(&v);
+}
+
+/**
+ * gl_json_row - a row of the report model as a JSON object
+ * @row: its row type
+ * @obj: the row object
+ *
+ * Every field of the row type in table order (gpulat-report.h); optional
+ * fields are left out when null. Return: a new object.
+ */
+struct json_object *gl_json_row(enum gpulat_row row, const void *obj)
 {
 	struct json_object *o = json_object_new_object();
-	bool n = s->n != 0;
+	const struct gpulat_field *f;
+	struct gpulat_value v;
+	size_t i;
 
-	add(o, "n", json_object_new_uint64(s->n));
-	add(o, "min", n ? j_u64(s->min) : NULL);
-	add(o, "max", n ? j_u64(s->max) : NULL);
-	add(o, "mean", n ? j_u64(s->mean) : NULL);
-	add(o, "stddev", n ? json_object_new_double(s->stddev) : NULL);
-	add(o, "p50", n ? j_u64(s->p50) : NULL);
-	add(o, "p90", n ? j_u64(s->p90) : NULL);
-	add(o, "p99", n ? j_u64(s->p99) : NULL);
-	add(o, "p999", n ? j_u64(s->p999) : NULL);
-	add(o, "exact", json_object_new_boolean(s->exact));
-	add(o, "max_ts", n ? j_u64(s->max_ts) : NULL);
-	add(o, "max_cpu", n ? json_object_new_int(s->max_cpu) : NULL);
-	add(o, "max_job_index", n ? j_u64(s->max_job_seq) : NULL);
+	for (i = 0; (f = gpulat_field_at(row, i)); i++) {
+		gpulat_field_get(f, obj, &v);
+		if (v.type == GPULAT_V_NULL && (gpulat_field_flags(f) & GPULAT_FIELD_OPTIONAL))
+			continue;
+		add(o, gpulat_field_name(f), json_value(&v));
+	}
 	return o;
+}
+
+struct json_object *gl_json_summary(const struct gpulat_summary *s)
+{
+	return gl_json_row(GPULAT_ROW_SUMMARY, s);
 }
 
 static struct json_object *json_hist(const struct gpulat_hist *h)
@@ -73,52 +122,17 @@ static struct json_object *json_hist(const struct gpulat_hist *h)
 	return a;
 }
 
-static struct json_object *json_group(const struct gl_run *r, const struct gpulat_group *g)
+static struct json_object *json_group(const struct gl_run *r, enum gpulat_row row,
+				      const struct gpulat_group *g)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = gl_json_row(row, g);
 	struct json_object *hist = NULL;
 	int m;
 
-	switch (g->kind) {
-	case GPULAT_G_RING:
-		add(o, "dev", json_object_new_string(g->dev ? g->dev : ""));
-		add(o, "ring", j_str(g->ring));
-		/* <= 5.18: the address the trace holds for the ring's name */
-		if (g->ring_ptr)
-			add(o, "ring_ptr", j_str(g->ring_ptr));
-		add(o, "file", json_object_new_int(g->file));
-		break;
-	case GPULAT_G_PROCESS:
-		add(o, "pid", json_object_new_int(g->pid));
-		add(o, "idle_gaps", json_object_new_uint64(g->idle_gaps));
-		add(o, "comm", j_str(g->comm));
-		break;
-	case GPULAT_G_CLIENT:
-		add(o, "client_id", j_u64(g->client_id));
-		break;
-	case GPULAT_G_DEVICE:
-	case GPULAT_G__COUNT:
-		add(o, "dev", json_object_new_string(g->dev ? g->dev : ""));
-		break;
-	}
-	add(o, "jobs", json_object_new_uint64(g->jobs));
-	add(o, "complete", json_object_new_uint64(g->complete));
-	add(o, "incomplete", json_object_new_uint64(g->incomplete));
-	add(o, "lost", json_object_new_uint64(g->lost));
-	/* driver hang reports (xe), and how the stage times were got */
-	add(o, "hangs", json_object_new_uint64(g->hangs));
-	add(o, "start_measured", json_object_new_uint64(g->start_measured));
-	add(o, "done_late", json_object_new_uint64(g->done_late));
-	if (g->kind == GPULAT_G_RING || g->kind == GPULAT_G_DEVICE) {
-		add(o, "busy_ns", json_object_new_uint64(g->busy_ns));
-		add(o, "busy_pct", json_object_new_double(g->busy_pct));
-		add(o, "max_depth", json_object_new_int((int)g->max_depth));
-		add(o, "avg_depth", json_object_new_double(g->avg_depth));
-	}
 	if (r->opts->hist)
 		hist = json_object_new_object();
 	for (m = 0; m < GPULAT_M__COUNT; m++) {
-		add(o, gpulat_metric_name(m), gl_json_summary(&g->m[m]));
+		add(o, gpulat_metric_name(m), gl_json_summary(gpulat_report_summary(g, m)));
 		if (hist)
 			add(hist, gpulat_metric_name(m), json_hist(&g->h[m]));
 	}
@@ -127,17 +141,20 @@ static struct json_object *json_group(const struct gl_run *r, const struct gpula
 	return o;
 }
 
-static struct json_object *json_groups(const struct gl_run *r, enum gpulat_group_kind kind)
+/* every row of @row type of the report, as an array */
+static struct json_object *json_rows(const struct gl_run *r, enum gpulat_row row)
 {
-	size_t i, n = gpulat_stats_ngroups(r->stats, kind);
+	size_t i, n = gpulat_report_nrows(r->rep, row);
 	struct json_object *a = json_object_new_array();
 
 	for (i = 0; i < n; i++) {
-		const struct gpulat_group *g = gpulat_stats_group(r->stats, kind, i);
+		const void *obj = gpulat_report_row(r->rep, row, i);
 
-		if (kind == GPULAT_G_CLIENT && g->client_id == GPULAT_NONE)
-			continue;
-		json_object_array_add(a, json_group(r, g));
+		if (row == GPULAT_ROW_RING || row == GPULAT_ROW_PROCESS ||
+		    row == GPULAT_ROW_CLIENT || row == GPULAT_ROW_DEVICE)
+			json_object_array_add(a, json_group(r, row, obj));
+		else
+			json_object_array_add(a, gl_json_row(row, obj));
 	}
 	return a;
 }
@@ -176,101 +193,55 @@ static struct json_object *json_filter(const struct gl_filter *f)
 struct json_object *gl_json_run(const struct gl_run *r)
 {
 	struct json_object *o = json_object_new_object();
+	const struct gpulat_field *f;
 	struct json_object *a, *c;
+	struct gpulat_value v;
 	size_t i, n;
 
+#define TRACE(name) json_field(GPULAT_ROW_TRACE, name, r->rep)
 	add(o, "tool", json_object_new_string(GL_NAME));
 	add(o, "version", json_object_new_string(GST_VERSION));
 	a = json_object_new_array();
 	for (i = 0; i < r->nfiles; i++)
 		json_object_array_add(a, json_object_new_string(r->files[i]));
 	add(o, "files", a);
-	add(o, "era", json_object_new_string(gpulat_era_name(r->era)));
+	add(o, "era", TRACE("era"));
 	gl_textlog_json(r, o);
-	add(o, "first_ts", json_object_new_uint64(r->first_ts));
-	add(o, "last_ts", json_object_new_uint64(r->last_ts));
-	add(o, "span_ns", json_object_new_uint64(r->span_last - r->span_first));
-	add(o, "cpus", json_object_new_int(r->cpus));
+	add(o, "first_ts", TRACE("first_ts"));
+	add(o, "last_ts", TRACE("last_ts"));
+	add(o, "span_ns", TRACE("span_ns"));
+	add(o, "cpus", TRACE("cpus"));
 
+	/* the trace fields that are not top-level members */
 	c = json_object_new_object();
-	add(c, "events", json_object_new_uint64(r->events));
-	add(c, "gpu_events", json_object_new_uint64(r->gpu_events));
-	add(c, "lost_events", json_object_new_uint64(r->lost_events));
-	add(c, "lost_gaps", json_object_new_uint64(r->lost_unknown));
-	add(c, "damaged_events", json_object_new_uint64(r->damaged));
-	add(c, "jobs", json_object_new_uint64(r->jobs));
-	add(c, "jobs_before_filter", json_object_new_uint64(r->jobs_seen));
-	add(c, "complete", json_object_new_uint64(r->jobs - r->n_incomplete - r->n_lost -
-						   r->n_orphan));
-	add(c, "incomplete", json_object_new_uint64(r->n_incomplete));
-	add(c, "lost", json_object_new_uint64(r->n_lost));
-	add(c, "orphan", json_object_new_uint64(r->n_orphan));
-	add(c, "orphan_done", json_object_new_uint64(r->counters.orphan_done));
-	add(c, "orphan_run", json_object_new_uint64(r->counters.orphan_run));
-	add(c, "open_peak", json_object_new_uint64(r->counters.open_peak));
+	for (i = 0; (f = gpulat_field_at(GPULAT_ROW_TRACE, i)); i++) {
+		if (gpulat_field_flags(f) & GPULAT_FIELD_TOP)
+			continue;
+		gpulat_field_get(f, r->rep, &v);
+		add(c, gpulat_field_name(f), json_value(&v));
+	}
 	add(o, "counts", c);
 
 	add(o, "filter", json_filter(&r->opts->filter));
-	add(o, "stall_threshold_ns", json_object_new_uint64(r->stall_threshold_ns));
-	add(o, "devices", json_groups(r, GPULAT_G_DEVICE));
-	add(o, "rings", json_groups(r, GPULAT_G_RING));
-	add(o, "processes", json_groups(r, GPULAT_G_PROCESS));
-	add(o, "clients", json_groups(r, GPULAT_G_CLIENT));
-
+	add(o, "stall_threshold_ns", TRACE("stall_threshold_ns"));
+	add(o, "devices", json_rows(r, GPULAT_ROW_DEVICE));
+	add(o, "rings", json_rows(r, GPULAT_ROW_RING));
+	add(o, "processes", json_rows(r, GPULAT_ROW_PROCESS));
+	add(o, "clients", json_rows(r, GPULAT_ROW_CLIENT));
 	add(o, "worst_by", json_object_new_string(gpulat_metric_name(r->opts->stats.worst_by)));
+	add(o, "worst", json_rows(r, GPULAT_ROW_JOB));
+	add(o, "depwaits", json_rows(r, GPULAT_ROW_DEPWAIT));
+	add(o, "stalls", json_rows(r, GPULAT_ROW_STALL));
+	add(o, "stalls_total", TRACE("stalls_total"));
+	add(o, "idle_gaps_total", TRACE("idle_gaps_total"));
+
 	a = json_object_new_array();
-	n = gpulat_stats_nworst(r->stats);
+	n = gpulat_report_nkept(r->rep);
 	for (i = 0; i < n; i++)
-		json_object_array_add(a, gl_json_job(&gpulat_stats_worst(r->stats, i)->job));
-	add(o, "worst", a);
-
-	a = json_object_new_array();
-	n = gpulat_stats_ndepwaits(r->stats);
-	for (i = 0; i < n; i++) {
-		const struct gpulat_depwait *d = gpulat_stats_depwait(r->stats, i);
-		struct json_object *jd = json_object_new_object();
-
-		add(jd, "dev", json_object_new_string(d->dev ? d->dev : ""));
-		add(jd, "ring", j_str(d->ring));
-		add(jd, "dep_dev", j_str(d->dep_ring ? (d->dep_dev ? d->dep_dev : "") : NULL));
-		add(jd, "dep_ring", j_str(d->dep_ring));
-		add(jd, "count", json_object_new_uint64(d->count));
-		add(jd, "total_ns", json_object_new_uint64(d->total_ns));
-		add(jd, "max_ns", json_object_new_uint64(d->max_ns));
-		add(jd, "max_ts", j_u64(d->max_ts));
-		json_object_array_add(a, jd);
-	}
-	add(o, "depwaits", a);
-
-	a = json_object_new_array();
-	n = gpulat_stats_nstalls(r->stats);
-	for (i = 0; i < n; i++) {
-		const struct gpulat_stall *s = gpulat_stats_stall(r->stats, i);
-		struct json_object *js = json_object_new_object();
-		bool gap = s->kind == GPULAT_STALL_SUBMIT_GAP;
-
-		add(js, "kind", json_object_new_string(gap ? "submit_gap" : "ring_idle"));
-		add(js, "dev", gap ? NULL : json_object_new_string(s->dev ? s->dev : ""));
-		add(js, "ring", gap ? NULL : j_str(s->ring));
-		add(js, "pid", gap ? json_object_new_int(s->pid) : NULL);
-		add(js, "comm", gap ? j_str(s->comm) : NULL);
-		add(js, "start_ts", json_object_new_uint64(s->start_ts));
-		add(js, "start_cpu", json_object_new_int(s->start_cpu));
-		add(js, "end_ts", json_object_new_uint64(s->end_ts));
-		add(js, "end_cpu", json_object_new_int(s->end_cpu));
-		add(js, "gap_ns", json_object_new_uint64(s->end_ts - s->start_ts));
-		json_object_array_add(a, js);
-	}
-	add(o, "stalls", a);
-	/* all stalls; "stalls" lists the longest 4096 of them in time order */
-	add(o, "stalls_total", json_object_new_uint64(gpulat_stats_stalls_total(r->stats)));
-	/* submit gaps of processes without a steady pace: idleness, not stalls */
-	add(o, "idle_gaps_total", json_object_new_uint64(gpulat_stats_idle_gaps(r->stats)));
-
-	a = json_object_new_array();
-	for (i = 0; i < gpulat_session_nkept(r->session); i++)
-		json_object_array_add(a, gl_json_job(&gpulat_session_kept(r->session, i)->job));
+		json_object_array_add(a,
+				      gl_json_row(GPULAT_ROW_JOB, gpulat_report_kept(r->rep, i)));
 	add(o, "incomplete", a);
+#undef TRACE
 	return o;
 }
 

@@ -65,6 +65,50 @@ static bool any_dev(const struct gl_run *r)
 	return false;
 }
 
+/*
+ * A field of the report model as the text report prints it: durations in
+ * the unit that reads best, timestamps like trace-cmd report, % with one
+ * decimal, "-" for a value that does not exist.
+ */
+static const char *field_text(char *buf, size_t len, const struct gpulat_field *f, const void *obj)
+{
+	struct gpulat_value v;
+	double d = 0;
+
+	gpulat_field_get(f, obj, &v);
+	if (v.type == GPULAT_V_STR || v.type == GPULAT_V_LIST)
+		return v.s;
+	if (!gpulat_value_number(&v, &d))
+		return "-";
+	switch (gpulat_field_unit(f)) {
+	case GPULAT_UNIT_NS:
+		return gl_fmt_dur(buf, len, v.u);
+	case GPULAT_UNIT_TS:
+		return gl_fmt_ts(buf, len, v.u);
+	case GPULAT_UNIT_PCT:
+		snprintf(buf, len, "%.1f%%", d);
+		return buf;
+	case GPULAT_UNIT_RATIO:
+		snprintf(buf, len, "%.2f", d);
+		return buf;
+	default:
+		if (v.type == GPULAT_V_I64)
+			snprintf(buf, len, "%lld", (long long)v.i);
+		else
+			snprintf(buf, len, "%llu", (unsigned long long)v.u);
+		return buf;
+	}
+}
+
+/* one table cell: the field @name of @row in @obj */
+static void field_cell(struct gl_table *t, enum gpulat_row row, const char *name, const void *obj)
+{
+	const struct gpulat_field *f = gpulat_field_find(row, name);
+	char buf[64];
+
+	gl_table_cell(t, "%s", f ? field_text(buf, sizeof(buf), f, obj) : "?");
+}
+
 /* ------------------------------------------------------------------------ */
 
 static void print_filter(const struct gl_run *r, FILE *out)
@@ -212,12 +256,15 @@ static void print_timing(const struct gl_run *r, FILE *out)
 	}
 }
 
+/* the ring table's fields after the label, headed by their labels */
+static const char * const ring_fields[] = {
+	"jobs", "complete", "incomplete", "lost", "busy_ns", "busy_pct", "max_depth", "avg_depth",
+};
+#define NRING_FIELDS (sizeof(ring_fields) / sizeof(ring_fields[0]))
+
 static int print_rings(const struct gl_run *r, FILE *out)
 {
-	static const char * const h1[] = {
-		"ring", "jobs", "complete", "incomplete", "lost", "busy", "busy%",
-		"max depth", "avg depth",
-	};
+	const char *h1[NRING_FIELDS + 1] = { "ring" };
 	static const char * const h2[] = {
 		"ring", "stage", "n", "min", "mean", "p50", "p90", "p99", "max",
 		"max at (done [cpu])",
@@ -228,6 +275,8 @@ static int print_rings(const struct gl_run *r, FILE *out)
 	bool approx = false, first;
 	int ret;
 
+	for (k = 0; k < NRING_FIELDS; k++)
+		h1[k + 1] = gpulat_field_label(gpulat_field_find(GPULAT_ROW_RING, ring_fields[k]));
 	gl_table_init(&t1, "lrrrrrrrr", h1);
 	gl_table_init(&t2, "llrrrrrrrl", h2);
 	for (i = 0; i < n; i++) {
@@ -235,14 +284,8 @@ static int print_rings(const struct gl_run *r, FILE *out)
 
 		gl_ring_label(r, g->file, g->dev, g->ring, name, sizeof(name));
 		gl_table_cell(&t1, "%s", name);
-		gl_table_cell(&t1, "%llu", (unsigned long long)g->jobs);
-		gl_table_cell(&t1, "%llu", (unsigned long long)g->complete);
-		gl_table_cell(&t1, "%llu", (unsigned long long)g->incomplete);
-		gl_table_cell(&t1, "%llu", (unsigned long long)g->lost);
-		gl_table_cell(&t1, "%s", DUR(a, g->busy_ns));
-		gl_table_cell(&t1, "%.1f%%", g->busy_pct);
-		gl_table_cell(&t1, "%u", g->max_depth);
-		gl_table_cell(&t1, "%.2f", g->avg_depth);
+		for (k = 0; k < NRING_FIELDS; k++)
+			field_cell(&t1, GPULAT_ROW_RING, ring_fields[k], g);
 
 		first = true;
 		for (k = 0; k < sizeof(ring_metrics) / sizeof(ring_metrics[0]); k++) {
@@ -354,11 +397,11 @@ static void job_row(const struct gl_run *r, struct gl_table *t, const struct gpu
 	gl_table_cell(t, "%s", rank);
 	gl_table_cell(t, "%s", gl_ring_label(r, j->file, j->dev, j->ring, buf, sizeof(buf)));
 	gl_table_cell(t, "%s", proc_name(buf, sizeof(buf), j->comm, j->pid));
-	gl_table_cell(t, "%s", DUR(buf, j->total));
-	gl_table_cell(t, "%s", DUR(buf, j->wait));
-	gl_table_cell(t, "%s", DUR(buf, j->hw_queue));
-	gl_table_cell(t, "%s", DUR(buf, j->exec));
-	gl_table_cell(t, "%s", DUR(buf, j->dep_wait));
+	field_cell(t, GPULAT_ROW_JOB, "total", j);
+	field_cell(t, GPULAT_ROW_JOB, "wait", j);
+	field_cell(t, GPULAT_ROW_JOB, "hw_queue", j);
+	field_cell(t, GPULAT_ROW_JOB, "exec", j);
+	field_cell(t, GPULAT_ROW_JOB, "dep_wait", j);
 	for (st = 0; st < GPULAT_ST__COUNT; st++)
 		gl_table_cell(t, "%s", ts_cpu(buf, sizeof(buf), j->ts[st], j->cpu[st]));
 }
@@ -519,12 +562,12 @@ static int print_incomplete(const struct gl_run *r, FILE *out)
 		char lost[64] = "";
 		int st;
 
-		snprintf(rank, sizeof(rank), "%s", gl_status_name(j->status));
+		snprintf(rank, sizeof(rank), "%s", gpulat_status_name(j->status));
 		job_row(r, &t, j, rank);
 		for (st = 0; st < GPULAT_ST__COUNT; st++) {
 			if (j->lost_stages & (1u << st))
 				snprintf(lost + strlen(lost), sizeof(lost) - strlen(lost), "%s%s",
-					 *lost ? "," : "", gl_stage_name(st));
+					 *lost ? "," : "", gpulat_stage_name(st));
 		}
 		gl_table_cell(&t, "%s", *lost ? lost : "-");
 	}

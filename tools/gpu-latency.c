@@ -23,6 +23,8 @@
 #define GST_VERSION "0.0"
 #endif
 
+/* the help text and the option table read as columns */
+/* clang-format off */
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -103,6 +105,8 @@ static void usage(FILE *out)
 "\n"
 "Other:\n"
 "  -i FILE             input file (like trace-cmd report -i); repeatable\n"
+"  --fields            list the report's fields (JSON members, CSV columns,\n"
+"                      --fail-if quantities) with unit and meaning\n"
 "  -q, --quiet         no warnings on stderr\n"
 "  -V, --version       print the version\n"
 "  -h, --help          this help\n"
@@ -116,7 +120,7 @@ enum {
 	OPT_DEV, OPT_RING, OPT_PID, OPT_COMM, OPT_START, OPT_END, OPT_COMPARE,
 	OPT_FAIL_IF, OPT_EXPLAIN, OPT_FENCE_PATH, OPT_GPU_IRQ, OPT_WATCH, OPT_INTERVAL,
 	OPT_DURATION, OPT_SAVE_DIR, OPT_SAVE_SECONDS, OPT_PERFETTO, OPT_PERFETTO_SCHED,
-	OPT_FRAMES,
+	OPT_FRAMES, OPT_FIELDS,
 };
 
 static const struct option long_opts[] = {
@@ -146,11 +150,14 @@ static const struct option long_opts[] = {
 	{ "perfetto",	required_argument,	NULL, OPT_PERFETTO },
 	{ "perfetto-sched", no_argument,	NULL, OPT_PERFETTO_SCHED },
 	{ "frames",	no_argument,		NULL, OPT_FRAMES },
+	{ "fields",	no_argument,		NULL, OPT_FIELDS },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ NULL,		0,			NULL, 0 },
 };
+
+/* clang-format on */
 
 static int bad_opt(const char *opt, const char *val, const char *why)
 {
@@ -216,6 +223,9 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 			return 1;
 		case 'V':
 			printf("trace-cmd gpu-latency (gpu-sched-trace) %s\n", GST_VERSION);
+			return 1;
+		case OPT_FIELDS:
+			gpulat_report_fields_doc(stdout);
 			return 1;
 		case OPT_JSON:
 			o->format = GL_FMT_JSON;

@@ -7,7 +7,7 @@
  *   gl-table.c      aligned text tables
  *   gl-filter.c     --dev/--ring/--pid/--comm/--start/--end option lists
  *   gl-units.c      parse and print durations and trace-cmd style timestamps
- *   gl-jobs.c       per-job rows (--jobs) and the kept incomplete jobs
+ *   gl-jobs.c       per-job rows (--jobs), streamed by the model's row writers
  *   gl-text.c       the default text report and --hist
  *   gl-textlog.c    what the report says about a text-log input
  *   gl-json.c       --json
@@ -21,7 +21,8 @@
  *                   (gl-perfetto.h: gl-perfetto.c and gl-pf-*.c)
  *
  * Decoding, job linking and statistics are the core library's (gpulat.h);
- * this tool only reads files, filters jobs and renders.
+ * what a report holds, field by field, is its report model (gpulat-report.h):
+ * this tool only reads files and renders the model's rows.
  */
 #ifndef _GPU_LATENCY_H
 #define _GPU_LATENCY_H
@@ -31,6 +32,7 @@
 #include <stdio.h>
 
 #include "gpulat.h"
+#include "gpulat-report.h"
 
 struct gpulat_session;
 struct gpulat_diag;
@@ -104,6 +106,7 @@ struct gl_run {
 	const char	**files;
 	size_t		nfiles;
 	struct gpulat_session *session;	/* the pipeline; owns the interned names */
+	struct gpulat_report *rep; /* its report model (gpulat-report.h), after the read */
 	const struct gpulat_stats *stats;
 	struct gpulat_diag *diag;	/* --explain / --fence-path */
 	struct gpulat_tracker_counters counters;
@@ -173,9 +176,8 @@ const char *gl_ring_label(const struct gl_run *r, int file, const char *dev, con
 int gl_jobs_open(struct gl_run *r);
 int gl_jobs_write(struct gl_run *r, const struct gpulat_job *job);
 int gl_jobs_copy(const struct gl_run *r, FILE *out);
-void gl_job_csv_header(FILE *out);
-const char *gl_status_name(enum gpulat_job_status st);
-const char *gl_stage_name(enum gpulat_stage st);
+
+/* gl-csv.c */
 void gl_csv_str(FILE *out, const char *s);
 void gl_csv_u64(FILE *out, uint64_t v);
 
@@ -199,7 +201,7 @@ int gl_gate_check(const struct gl_gate *g, const struct gl_run *r,
 struct json_object;
 struct json_object *gl_json_run(const struct gl_run *r);
 struct json_object *gl_json_summary(const struct gpulat_summary *s);
-struct json_object *gl_json_job(const struct gpulat_job *job);
+struct json_object *gl_json_row(enum gpulat_row row, const void *obj);
 int gl_json_print(const struct gl_run *r, struct json_object *o, FILE *out);
 
 /* gl-textlog.c: nothing for a trace.dat */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Report internals shared by report.c (the model), report-fields.c (the
+ * field table) and report-write.c (the row writers).
+ */
+#ifndef _GPULAT_REPORT_INT_H
+#define _GPULAT_REPORT_INT_H
+
+#include "gpulat-report.h"
+#include "gpulat-session.h"
+
+struct gpulat_report {
+	struct gpulat_session *s;
+	const struct gpulat_stats *stats;
+	struct gpulat_session_counts c;
+	struct gpulat_tracker_counters tc;
+	uint64_t stall_threshold_ns;
+	/* the client groups that have a client id (report order) */
+	const struct gpulat_group **clients;
+	size_t nclients;
+};
+
+/* the n-th field of the table whose rows intersect @mask */
+const struct gpulat_field *gpulat__field_any(unsigned int mask, size_t i);
+
+#define GPULAT__GROUP_ROWS                                                                  \
+	((1u << GPULAT_ROW_RING) | (1u << GPULAT_ROW_PROCESS) | (1u << GPULAT_ROW_CLIENT) | \
+	 (1u << GPULAT_ROW_DEVICE))
+
+#endif /* _GPULAT_REPORT_INT_H */
