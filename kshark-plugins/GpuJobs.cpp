@@ -3,15 +3,22 @@
  * GpuJobs.cpp - KernelShark plugin gpu_jobs, drawing side.
  *
  * Three kinds of graphs get shapes:
- *  - ring rows (Task graphs whose id is a ring's synthetic id, gpu_rings.h): every job
- *    is a box split into scheduler wait (queue -> run), hardware queue (run -> start)
- *    and execution (start -> done), colored by the submitting process, stacked into
- *    sub-rows when jobs overlap, labelled "comm-pid ctx:seqno" when wide enough, with
- *    a thin line from each traced dependency's completion to the waiting job's run;
+ *  - ring rows (Task graphs whose id is a ring's synthetic id, gpu_rings.h), at two
+ *    levels of detail. Zoomed out (most visible jobs narrower than a few pixels) the
+ *    row is a busy profile: per pixel column the share of time the ring executed.
+ *    Zoomed in every job is a box split into scheduler wait (queue -> run), hardware
+ *    queue (run -> start) and execution (start -> done), colored by the submitting
+ *    process, stacked into sub-rows when jobs overlap (at most as many as stay
+ *    readable, "+N" for the rest), labelled "comm-pid ctx:seqno" when wide enough,
+ *    with an arrow from the done of each dependency the job really waited on (it
+ *    signaled after the queue) to the job's run, drawn above the boxes and thinned
+ *    out when too dense; the menu "GPU jobs" shows every dependency instead;
  *  - CPU graphs: a strip per job stage on the CPU whose event began it, and connectors
  *    from the queue event's CPU to the run event's CPU to the done/signal CPU;
  *  - Task graphs of submitting processes: the job's life as a thin three-segment strip.
  * Double-click on a job sets marker A at its queue event and B at its done event.
+ * Hovering a job shows its tooltip (gpu_describe.c): an event filter on KernelShark's
+ * GL widget hit-tests the boxes drawn in the last frame.
  *
  * KernelShark calls the draw handler once per graph and frees the shapes before the
  * next frame. Shapes that join two graphs are drawn in the call of whichever graph
@@ -21,6 +28,7 @@
 
 // C++
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -29,9 +37,19 @@
 #include <string>
 #include <vector>
 
-// Qt (only to find the main window for the markers)
+// Qt: the main window (markers, menu), the hover tooltip
+#include <QAction>
 #include <QApplication>
+#include <QEvent>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMouseEvent>
+#include <QPointer>
 #include <QWidget>
+#include <set>
 
 // KernelShark
 #include "libkshark.h"
@@ -49,28 +67,31 @@ using namespace KsPlot;
 
 namespace {
 
-/* Process colors: saturated and distinct; tests/kshark/gui_check.py knows them. */
-const uint8_t gpujobPalette[][3] = {
-	{ 86, 150, 210}, {255, 127,  14}, { 44, 160,  44}, {230,  85,  80},
-	{160, 120, 200}, {180, 120, 100}, {227, 119, 194}, { 23, 190, 207},
-	{188, 189,  34}, {120, 140, 250}, { 60, 180, 170}, {200,  90, 140},
-};
-const int gpujobPaletteSize = sizeof(gpujobPalette) / sizeof(gpujobPalette[0]);
-
 /* Stage shading: share of the process color (the rest is white). */
 const float gpujobWaitAlpha = 0.30;
 const float gpujobHwqAlpha = 0.60;
 
-/* Jobs narrower than this (pixels) are not drawn on CPU graphs. */
-const int gpujobCpuMinJobPx = 6;
+/* Jobs narrower than this (pixels) are not drawn on CPU graphs: zoomed out they would bury the CPU data. */
+const int gpujobCpuMinJobPx = 24;
 
-/* Most sub-rows drawn in a ring row; deeper stacks wrap. */
-const int gpujobMaxVisibleSubrows = 6;
+/* A stacked sub-row is at least this high (pixels): labels stay readable. */
+const int gpujobMinSubrowPx = 12;
 
-Color processColor(int pid)
+/* Zoomed out: a row is a busy profile when most of its visible jobs are narrower. */
+const int gpujobBoxMinPx = 4;
+
+/* Dependency arrows: at most one per this many pixels of the waiting job's run. */
+const int gpujobDepMinGapPx = 8;
+
+/* Dependency arrows: dark, above the boxes. */
+const Color gpujobDepColor(20, 20, 20);
+
+/* Show every dependency, not only those waited on, unculled (menu, GPU_JOBS_ALL_DEPS). */
+bool gpujobAllDeps = getenv("GPU_JOBS_ALL_DEPS") && *getenv("GPU_JOBS_ALL_DEPS") == '1';
+
+Color processColor(const plugin_gpujob *job)
 {
-	uint32_t h = (uint32_t)pid * 2654435761u;
-	const uint8_t *c = gpujobPalette[(h >> 16) % gpujobPaletteSize];
+	const unsigned char *c = plugin_gpujob_palette[job->color % GPUJOB_PALETTE_SIZE];
 
 	return Color(c[0], c[1], c[2]);
 }
@@ -85,6 +106,7 @@ Color tint(Color c, float alpha)
 struct GraphPos {
 	int	base;
 	int	height;
+	int depth; /* ring rows: sub-rows shown in this frame; -1: busy profile */
 };
 
 } // namespace
@@ -100,11 +122,31 @@ struct gpujob_draw_state {
 	std::map<std::pair<int, int>, GraphPos>	seen;
 	/* an invisible shape of ours in the current frame's list */
 	const PlotObject			*token = nullptr;
+	/* the stream's context */
+	plugin_gpujob_ctx *ctx = nullptr;
+	/* job boxes of the current frame, for the hover tooltip */
+	struct Hit {
+		int x0, y0, x1, y1;
+		size_t job;
+	};
+	std::vector<Hit> hits;
+	/* last element of the frame's shape list (pushTop), valid when haveTail */
+	PlotObjList::iterator tail;
+	bool haveTail = false;
+	/* consumer x buckets of the dependency arrows drawn in the current frame */
+	std::set<std::pair<int, int>> depCells;
 };
+
+namespace
+{
+/* every stream's drawing state, for the tooltip's hit test */
+std::set<gpujob_draw_state *> gpujobStates;
+} // namespace
 
 void plugin_gpujob_draw_free(struct gpujob_draw_state *st)
 {
 	/* the font texture belongs to the GL context; KernelShark tears that down */
+	gpujobStates.erase(st);
 	delete st;
 }
 
@@ -213,6 +255,25 @@ void push(DrawCtx &d, PlotObject *o)
 	d.argv->_shapes->push_front(o);
 }
 
+/*
+ * KernelShark paints the list from its front: what is pushed to the front is painted
+ * first, under the rest. Arrows and the "+N" marks go to the end, so they are painted
+ * last, above the boxes of every row (including rows drawn before this one).
+ */
+void pushTop(DrawCtx &d, PlotObject *o)
+{
+	PlotObjList *l = d.argv->_shapes;
+
+	if (!d.st->haveTail) {
+		auto it = l->before_begin();
+		for (auto n = l->begin(); n != l->end(); ++n)
+			it = n;
+		d.st->tail = it;
+		d.st->haveTail = true;
+	}
+	d.st->tail = l->insert_after(d.st->tail, o);
+}
+
 Rectangle *rect(int x0, int y0, int x1, int y1, const Color &c, bool fill, float size = 1)
 {
 	Rectangle *r = new Rectangle;
@@ -288,7 +349,7 @@ void jobBounds(const plugin_gpujob *job, uint64_t b[4])
 void drawJobBox(DrawCtx &d, size_t j, int y0, int y1, bool label, int *lastX)
 {
 	const plugin_gpujob *job = &d.ctx->jobs[j];
-	Color pc = processColor(job->pid);
+	Color pc = processColor(job);
 	uint64_t b[4];
 	int x[4];
 
@@ -303,8 +364,10 @@ void drawJobBox(DrawCtx &d, size_t j, int y0, int y1, bool label, int *lastX)
 		if (lastX)
 			*lastX = x[0];
 		push(d, rect(x[0], y0, x[0] + 1, y1, pc, true));
+		d.st->hits.push_back({ x[0] - 1, y0, x[0] + 1, y1, j });
 		return;
 	}
+	d.st->hits.push_back({ x[0], y0, x[3], y1, j });
 
 	/* push order = reverse paint order: label, outline, then the fills */
 	const ksplot_font *font = nullptr;
@@ -367,27 +430,53 @@ void drawJobBox(DrawCtx &d, size_t j, int y0, int y1, bool label, int *lastX)
 		push(d, rect(x[0], y0, x[1], y1, tint(pc, gpujobWaitAlpha), true));
 }
 
-/* Vertical band of a job's sub-row inside a ring row. */
-void subrowBand(const DrawCtx &d, const plugin_gpujob_ring *ring, int subrow,
-		int base, int height, int *y0, int *y1)
+/* Sub-rows that fit a row of @height with each at least gpujobMinSubrowPx high. */
+int subrowCap(int height)
 {
-	int n = std::min(ring->n_subrows, gpujobMaxVisibleSubrows);
-	int usable = height - 3;
-	int h = std::max(2, usable / std::max(n, 1));
+	return std::max(1, (height - 3) / gpujobMinSubrowPx);
+}
 
-	(void)d;
-	subrow %= std::max(n, 1);
+/*
+ * Vertical band of a job's sub-row inside a ring row: the row is shared by the sub-rows
+ * visible in this frame (@depth), at most subrowCap() of them; deeper jobs share the
+ * last one (the row says "+N").
+ */
+void subrowBand(int depth, int subrow, int base, int height, int *y0, int *y1)
+{
+	int n = std::max(1, std::min(depth, subrowCap(height)));
+	int h = std::max(2, (height - 3) / n);
+
+	subrow = std::min(subrow, n - 1);
 	*y1 = base - 1 - subrow * h;
 	*y0 = *y1 - h + 1;
 }
 
-int subrowMid(const DrawCtx &d, const plugin_gpujob *job, int base, int height)
+int subrowMid(const plugin_gpujob *job, const GraphPos &pos)
 {
-	const plugin_gpujob_ring *ring = &d.ctx->rings[job->ring_idx];
 	int y0, y1;
 
-	subrowBand(d, ring, job->subrow, base, height, &y0, &y1);
+	subrowBand(pos.depth, job->subrow, pos.base, pos.height, &y0, &y1);
 	return (y0 + y1) / 2;
+}
+
+/* An arrow head at (x, y) pointing away from (fx, fy). */
+void arrowHead(DrawCtx &d, int fx, int fy, int x, int y, const Color &c)
+{
+	double dx = x - fx, dy = y - fy, n = std::sqrt(dx * dx + dy * dy);
+	Triangle *t;
+
+	if (n < 1)
+		return;
+	dx /= n;
+	dy /= n;
+	t = new Triangle;
+	t->setPoint(0, x, y);
+	t->setPoint(1, x - 7 * dx + 3.5 * dy, y - 7 * dy - 3.5 * dx);
+	t->setPoint(2, x - 7 * dx - 3.5 * dy, y - 7 * dy + 3.5 * dx);
+	t->setFill(true);
+	t->_color = c;
+	/* push_back: painted after every box of the frame, i.e. above them */
+	pushTop(d, t);
 }
 
 /* Dependency lines from producer (done) to consumer (run), both ring rows known. */
@@ -395,9 +484,9 @@ void drawDepsBetween(DrawCtx &d, ssize_t consumerRing, const GraphPos &cpos,
 		     ssize_t producerRing, const GraphPos &ppos)
 {
 	const gpujob_index *idx = &d.ctx->ring_idx[consumerRing];
-	const Color depColor(200, 0, 0);
 
-	if (!idx->n)
+	/* zoomed out (busy profiles): no arrows */
+	if (!idx->n || cpos.depth < 0 || ppos.depth < 0)
 		return;
 
 	for (size_t i = plugin_gpujob_index_first(idx, d.xm.t0);
@@ -409,7 +498,8 @@ void drawDepsBetween(DrawCtx &d, ssize_t consumerRing, const GraphPos &cpos,
 		for (uint32_t k = 0; k < job->n_deps; ++k) {
 			const plugin_gpujob_dep *dep = &d.ctx->deps[job->dep_first + k];
 
-			if (dep->producer < 0)
+			/* a fence already signaled at queue time cost nothing: no line */
+			if (dep->producer < 0 || (!dep->waited && !gpujobAllDeps))
 				continue;
 			const plugin_gpujob *p = &d.ctx->jobs[dep->producer];
 			if (p->ring_idx != producerRing)
@@ -420,81 +510,133 @@ void drawDepsBetween(DrawCtx &d, ssize_t consumerRing, const GraphPos &cpos,
 
 			jobBounds(job, b);
 			int xa = d.xm.x(pend), xb = d.xm.x(b[1]);
-			int ya = subrowMid(d, p, ppos.base, ppos.height);
-			int yb = subrowMid(d, job, cpos.base, cpos.height);
+			int ya = subrowMid(p, ppos);
+			int yb = subrowMid(job, cpos);
 
-			line(d, xa, ya, xb, yb, depColor, 1);
-			/* a small foot at the waiting job */
-			push(d, rect(xb - 1, yb - 2, xb + 1, yb + 2, depColor, true));
+			/* too dense: one arrow per few pixels of waiting runs per row pair */
+			if (!gpujobAllDeps &&
+			    !d.st->depCells.insert({ xb / gpujobDepMinGapPx, yb }).second)
+				continue;
+			Line *l = new Line(Point(xa, ya), Point(xb, yb));
+			l->_color = gpujobDepColor;
+			l->_size = 1.5;
+			pushTop(d, l);
+			arrowHead(d, xa, ya, xb, yb, gpujobDepColor);
 		}
 	}
 }
 
-void drawRing(DrawCtx &d, ssize_t r)
+/* A text in the row (the "+N" of hidden sub-rows). */
+void rowText(DrawCtx &d, int x, int y, const std::string &text)
 {
-	const plugin_gpujob_ring *ring = &d.ctx->rings[r];
-	const gpujob_index *idx = &d.ctx->ring_idx[r];
-	std::vector<int> lastX(gpujobMaxVisibleSubrows, INT32_MIN);
-	int y0, y1;
+	if (!d.st->smallFontOk)
+		return;
+	JobLabel *l = new JobLabel;
+	l->_font = &d.st->smallFont;
+	l->_text = text;
+	l->_x = x;
+	l->_y = y;
+	l->_color = Color(0, 0, 0);
+	pushTop(d, l);
+}
 
-	d.argv->_graph->setLabelText(ring->label);
-
-	/*
-	 * Zoomed out, jobs narrower than 2 pixels become a utilization profile: per pixel
-	 * column, the share of its time the ring executed, as a bar of that height in the
-	 * color of the column's last job. Wider jobs are boxes in their sub-rows.
-	 */
+/* Zoomed out: per pixel column, the share of its time the ring executed. */
+void drawBusyProfile(DrawCtx &d, const gpujob_index *idx)
+{
 	int ncols = std::max(0, d.xm.right - d.xm.left + 1);
 	double nsPerPx = d.xm.scale > 0 ? 1.0 / d.xm.scale : 0;
 	std::vector<double> busy(ncols, 0.0);
-	std::vector<int> colPid(ncols, -1);
+	std::vector<int> colJob(ncols, -1);
 
-	for (size_t i = idx->n ? plugin_gpujob_index_first(idx, d.xm.t0) : 0;
+	if (nsPerPx <= 0 || !ncols)
+		return;
+	for (size_t i = plugin_gpujob_index_first(idx, d.xm.t0);
 	     i < idx->n && idx->it[i].begin <= d.xm.t1; ++i) {
 		const plugin_gpujob *job = &d.ctx->jobs[idx->it[i].job];
+		uint64_t b[4];
 
 		if (idx->it[i].end < d.xm.t0)
 			continue;
-
-		uint64_t b[4];
 		jobBounds(job, b);
-		if (nsPerPx > 0 && ncols > 0 && d.xm.x(b[3]) - d.xm.x(b[0]) < 2) {
-			/* spread the execution [start, done] over the columns it covers */
-			double t = b[2], te = b[3];
-			while (t < te || t == te) {
-				double colx = d.xm.x0 + (t - (double)d.xm.min) * d.xm.scale;
-				int c = (int)colx - d.xm.left;
-				double colEnd = (double)d.xm.min +
-						((double)(c + d.xm.left + 1) - d.xm.x0) / d.xm.scale;
+		/* spread the execution [start, done] over the columns it covers */
+		double t = b[2], te = b[3];
+		while (t <= te) {
+			double colx = d.xm.x0 + (t - (double)d.xm.min) * d.xm.scale;
+			int c = (int)colx - d.xm.left;
+			double colEnd = (double)d.xm.min +
+					((double)(c + d.xm.left + 1) - d.xm.x0) / d.xm.scale;
 
-				if (c >= 0 && c < ncols) {
-					busy[c] += std::min(te, colEnd) - t;
-					colPid[c] = job->pid;
-				}
-				if (colEnd <= t || te <= t)
-					break;
-				t = colEnd;
+			if (c >= 0 && c < ncols) {
+				busy[c] += std::min(te, colEnd) - t;
+				colJob[c] = idx->it[i].job;
 			}
-			continue;
+			if (colEnd <= t || te <= t)
+				break;
+			t = colEnd;
 		}
-		subrowBand(d, ring, job->subrow, d.base, d.height, &y0, &y1);
-		drawJobBox(d, idx->it[i].job, y0, y1, true,
-			   &lastX[job->subrow % gpujobMaxVisibleSubrows]);
 	}
 
 	int rowTop = d.base - d.height + 3, rowBottom = d.base - 1;
 	for (int c = 0; c < ncols; ++c) {
-		if (colPid[c] < 0)
+		if (colJob[c] < 0)
 			continue;
 		double frac = std::min(1.0, busy[c] / nsPerPx);
 		int h = std::max(2, (int)(frac * (rowBottom - rowTop + 1) + 0.5));
 
 		push(d, rect(d.xm.left + c, rowBottom - h + 1, d.xm.left + c + 1, rowBottom,
-			     processColor(colPid[c]), true));
+			     processColor(&d.ctx->jobs[colJob[c]]), true));
+	}
+}
+
+void drawRing(DrawCtx &d, ssize_t r)
+{
+	const gpujob_index *idx = &d.ctx->ring_idx[r];
+	size_t visible = 0, narrow = 0;
+	int depth = 1, y0, y1;
+
+	d.argv->_graph->setLabelText(d.ctx->rings[r].label);
+
+	/* level of detail: what the visible jobs look like at this zoom */
+	for (size_t i = idx->n ? plugin_gpujob_index_first(idx, d.xm.t0) : 0;
+	     i < idx->n && idx->it[i].begin <= d.xm.t1; ++i) {
+		const plugin_gpujob *job = &d.ctx->jobs[idx->it[i].job];
+		uint64_t b[4];
+
+		if (idx->it[i].end < d.xm.t0)
+			continue;
+		jobBounds(job, b);
+		visible++;
+		if (d.xm.x(b[3]) - d.xm.x(b[0]) < gpujobBoxMinPx)
+			narrow++;
+		depth = std::max(depth, job->subrow + 1);
 	}
 
-	/* dependency lines with every ring row already drawn in this frame (and itself) */
-	GraphPos self = {d.base, d.height};
+	GraphPos self = { d.base, d.height, depth };
+	if (visible && narrow * 2 > visible) {
+		/* zoomed out: a busy profile, no boxes, no arrows */
+		self.depth = -1;
+		drawBusyProfile(d, idx);
+	} else if (visible) {
+		std::vector<int> lastX(subrowCap(d.height), INT32_MIN);
+		int cap = subrowCap(d.height);
+
+		for (size_t i = plugin_gpujob_index_first(idx, d.xm.t0);
+		     i < idx->n && idx->it[i].begin <= d.xm.t1; ++i) {
+			const plugin_gpujob *job = &d.ctx->jobs[idx->it[i].job];
+
+			if (idx->it[i].end < d.xm.t0)
+				continue;
+			subrowBand(depth, job->subrow, d.base, d.height, &y0, &y1);
+			drawJobBox(d, idx->it[i].job, y0, y1, true,
+				   &lastX[std::min(job->subrow, cap - 1)]);
+		}
+		if (depth > cap)
+			rowText(d, d.xm.right - 28, d.base - d.height + 12,
+				"+" + std::to_string(depth - cap));
+	}
+	d.st->seen[{ KSHARK_TASK_DRAW, d.ctx->rings[r].id }] = self;
+
+	/* dependency arrows with every ring row already drawn in this frame (and itself) */
 	for (size_t o = 0; o < d.ctx->n_rings; ++o) {
 		auto it = d.st->seen.find({KSHARK_TASK_DRAW, d.ctx->rings[o].id});
 
@@ -555,7 +697,7 @@ void drawCPU(DrawCtx &d, int cpu)
 	     i < idx->n && idx->it[i].begin <= d.xm.t1; ++i) {
 		const gpujob_item *it = &idx->it[i];
 		const plugin_gpujob *job = &d.ctx->jobs[it->job];
-		Color pc = processColor(job->pid);
+		Color pc = processColor(job);
 		int s = it->stage & ~GPUJOB_ARRIVAL;
 
 		if (it->end < d.xm.t0)
@@ -628,14 +770,161 @@ bool newFrame(gpujob_draw_state *st, KsCppArgV *argv, int action, int val)
 	       argv->_shapes->end();
 }
 
+/* ------------------------------------------------------------------------ */
+/* Hover tooltip, menu                                                        */
+
+/* The job box under (x, y) of the GL widget in the last frame, of any stream. */
+bool hitTest(int x, int y, gpujob_draw_state **stp, size_t *job)
+{
+	int best = INT32_MAX;
+
+	for (gpujob_draw_state *st : gpujobStates) {
+		for (const auto &h : st->hits) {
+			if (x < h.x0 - 1 || x > h.x1 + 1 || y < h.y0 || y > h.y1)
+				continue;
+			/* the narrowest: a short job drawn over a long one's row */
+			if (h.x1 - h.x0 < best) {
+				best = h.x1 - h.x0;
+				*stp = st;
+				*job = h.job;
+			}
+		}
+	}
+	return best != INT32_MAX;
+}
+
+class HoverFilter : public QObject {
+      public:
+	QPointer<QLabel> tip;
+
+	void hide()
+	{
+		if (tip)
+			tip->hide();
+	}
+
+	void show(const QPoint &global, const QString &text)
+	{
+		if (!tip) {
+			tip = new QLabel(nullptr, Qt::ToolTip | Qt::FramelessWindowHint);
+			tip->setObjectName("gpu_jobs_tooltip");
+			tip->setStyleSheet("QLabel { background: #ffffe0; color: black; "
+					   "border: 1px solid #808080; padding: 4px; "
+					   "font-family: monospace; }");
+		}
+		tip->setText(text);
+		/* the title carries the same text on one line: xdotool reads it */
+		tip->setWindowTitle("gpu_jobs: " + QString(text).replace("\n", " | "));
+		tip->adjustSize();
+		tip->move(global + QPoint(14, 16));
+		tip->show();
+		tip->raise();
+	}
+
+      protected:
+	bool eventFilter(QObject *obj, QEvent *ev) override
+	{
+		if (ev->type() == QEvent::MouseMove) {
+			QWidget *w = static_cast<QWidget *>(obj);
+			QMouseEvent *me = static_cast<QMouseEvent *>(ev);
+			double dpr = w->devicePixelRatioF();
+			gpujob_draw_state *st = nullptr;
+			size_t job = 0;
+
+			if (hitTest(me->pos().x() * dpr, me->pos().y() * dpr, &st, &job) &&
+			    st->ctx && job < st->ctx->n_jobs) {
+				std::vector<char> buf(4096);
+				size_t n = plugin_gpujob_describe(st->ctx, job, buf.data(),
+								  buf.size());
+				if (n >= buf.size()) {
+					buf.resize(n + 1);
+					plugin_gpujob_describe(st->ctx, job, buf.data(),
+							       buf.size());
+				}
+				show(me->globalPos(), QString::fromUtf8(buf.data()));
+			} else {
+				hide();
+			}
+		} else if (ev->type() == QEvent::Leave || ev->type() == QEvent::MouseButtonPress ||
+			   ev->type() == QEvent::Wheel) {
+			hide();
+		}
+		return false;
+	}
+};
+
+HoverFilter *gpujobHover;
+QPointer<QWidget> gpujobHoverWidget;
+
+/* Once KernelShark's GL widget exists: hover events of it come to HoverFilter. */
+void installHover()
+{
+	QWidget *ks = static_cast<QWidget *>(mainWindow());
+
+	if (gpujobHoverWidget || !ks)
+		return;
+	for (QWidget *w : ks->findChildren<QWidget *>()) {
+		if (!w->inherits("KsGLWidget"))
+			continue;
+		if (!gpujobHover)
+			gpujobHover = new HoverFilter;
+		w->setMouseTracking(true);
+		w->installEventFilter(gpujobHover);
+		gpujobHoverWidget = w;
+		if (getenv("GPU_JOBS_DEBUG"))
+			fprintf(stderr, "gpu_jobs: hover on %s\n", w->metaObject()->className());
+		return;
+	}
+}
+
+const char *gpujobLegend =
+	"GPU ring rows (one per device and ring):\n\n"
+	"Zoomed in, each GPU job is a box in three shades of its process's color:\n"
+	"  pale: scheduler wait (queue -> run, includes dependency waits)\n"
+	"  mid:  hardware queue (run -> the ring finished the previous job)\n"
+	"  dark: execution (-> the hardware fence signaled)\n"
+	"Each process has its own color (in order of first appearance).\n"
+	"Arrows: from the done of a dependency the job really waited on (it signaled\n"
+	"after the job was queued) to the job's run; thinned out where too dense.\n"
+	"\"+N\": stacked jobs beyond the sub-rows that fit the row.\n\n"
+	"Zoomed out, a row is the ring's busy profile: the bar height in each pixel\n"
+	"column is the share of that time the ring executed.\n\n"
+	"Hover a job for its numbers; double-click it for markers A (queue) and B (done).";
+
+void addMenu(QMainWindow *mw)
+{
+	static QPointer<QMenu> menu;
+
+	if (!mw || menu)
+		return;
+	menu = mw->menuBar()->addMenu("GPU jobs");
+	QAction *all = menu->addAction("Show every dependency (also already signaled)");
+	all->setCheckable(true);
+	all->setChecked(gpujobAllDeps);
+	QObject::connect(all, &QAction::toggled, [](bool on) {
+		gpujobAllDeps = on;
+		/* the shapes are made again on the next zoom or scroll */
+		if (gpujobHoverWidget)
+			gpujobHoverWidget->update();
+	});
+	QAction *legend = menu->addAction("Legend...");
+	QObject::connect(legend, &QAction::triggered, [mw]() {
+		QMessageBox::information(mw, "gpu_jobs: legend", gpujobLegend);
+	});
+}
+
 void draw(KsCppArgV *argv, plugin_gpujob_ctx *ctx, int val, int action)
 {
 	gpujob_draw_state *st;
 	DrawCtx d;
 
-	if (!ctx->draw)
+	if (!ctx->draw) {
 		ctx->draw = new gpujob_draw_state;
+		ctx->draw->ctx = ctx;
+		gpujobStates.insert(ctx->draw);
+	}
 	st = ctx->draw;
+	installHover();
 
 	if (!st->fontTried) {
 		/* the GL context is current in the draw handler */
@@ -659,8 +948,12 @@ void draw(KsCppArgV *argv, plugin_gpujob_ctx *ctx, int val, int action)
 	d.base = argv->_graph->base();
 	d.height = argv->_graph->height();
 
-	if (newFrame(st, argv, action, val))
+	if (newFrame(st, argv, action, val)) {
 		st->seen.clear();
+		st->hits.clear();
+		st->depCells.clear();
+		st->haveTail = false;
+	}
 
 	FrameToken *token = new FrameToken;
 	push(d, token);
@@ -680,7 +973,8 @@ void draw(KsCppArgV *argv, plugin_gpujob_ctx *ctx, int val, int action)
 		}
 	}
 
-	st->seen[{action, val}] = {d.base, d.height};
+	if (!st->seen.count({ action, val }))
+		st->seen[{ action, val }] = { d.base, d.height, 1 };
 }
 
 } // namespace
@@ -708,4 +1002,16 @@ void plugin_gpujob_draw(kshark_cpp_argv *argv, int sd, int val, int draw_action)
 	} catch (const std::exception &exc) {
 		std::cerr << "gpu_jobs: " << exc.what() << std::endl;
 	}
+}
+
+/** The GUI side: a "GPU jobs" menu (every dependency, legend). */
+extern "C" GPUJOB_EXPORT void *KSHARK_MENU_PLUGIN_INITIALIZER(void *gui_ptr)
+{
+	try {
+		addMenu(qobject_cast<QMainWindow *>(
+			static_cast<QObject *>(static_cast<QMainWindow *>(gui_ptr))));
+	} catch (const std::exception &exc) {
+		std::cerr << "gpu_jobs: " << exc.what() << std::endl;
+	}
+	return nullptr;
 }

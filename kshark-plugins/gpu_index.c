@@ -301,12 +301,93 @@ static int gpujob_index_key_cmp(const void *a, const void *b)
 	return ia->key < ib->key ? -1 : ia->key > ib->key;
 }
 
+const unsigned char plugin_gpujob_palette[GPUJOB_PALETTE_SIZE][3] = {
+	{ 0, 114, 178 }, /* blue */
+	{ 230, 159, 0 }, /* orange */
+	{ 0, 158, 115 }, /* bluish green */
+	{ 204, 121, 167 }, /* reddish purple */
+	{ 86, 180, 233 }, /* sky blue */
+	{ 213, 94, 0 }, /* vermillion */
+	{ 240, 228, 66 }, /* yellow */
+	{ 120, 60, 160 }, /* violet */
+	{ 140, 86, 75 }, /* brown */
+	{ 160, 170, 30 }, /* olive */
+	{ 250, 140, 200 }, /* pink */
+	{ 40, 60, 110 }, /* navy */
+};
+
+struct gpujob_proc {
+	int pid;
+	int color;
+	uint64_t rings; /* ring indexes (mod 64) it submitted to */
+};
+
+/*
+ * Colors by process in order of first appearance (jobs are sorted by begin): the n-th
+ * process takes palette entry n, and when the palette wraps, the first entry no
+ * earlier process sharing a ring with it has. (A hash of the pid gave two processes
+ * of two-gpus.dat the same blue.)
+ */
+static int gpujob_assign_colors(struct plugin_gpujob_ctx *ctx)
+{
+	struct gpujob_proc *p = NULL, *tmp;
+	size_t i, k, n = 0, cap = 0;
+	int c, t;
+
+	for (i = 0; i < ctx->n_jobs; i++) {
+		struct plugin_gpujob *job = &ctx->jobs[i];
+
+		for (k = 0; k < n && p[k].pid != job->pid; k++)
+			;
+		if (k == n) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				tmp = realloc(p, cap * sizeof(*p));
+				if (!tmp) {
+					free(p);
+					return -ENOMEM;
+				}
+				p = tmp;
+			}
+			p[n].pid = job->pid;
+			p[n].rings = 0;
+			n++;
+		}
+		if (job->ring_idx >= 0)
+			p[k].rings |= 1ull << (job->ring_idx % 64);
+	}
+	for (k = 0; k < n; k++) {
+		p[k].color = k % GPUJOB_PALETTE_SIZE;
+		for (t = 0; k >= GPUJOB_PALETTE_SIZE && t < GPUJOB_PALETTE_SIZE; t++) {
+			size_t o;
+
+			c = (int)((k + t) % GPUJOB_PALETTE_SIZE);
+			for (o = 0; o < k; o++)
+				if ((p[o].rings & p[k].rings) && p[o].color == c)
+					break;
+			if (o == k) {
+				p[k].color = c;
+				break;
+			}
+		}
+	}
+	for (i = 0; i < ctx->n_jobs; i++) {
+		for (k = 0; k < n && p[k].pid != ctx->jobs[i].pid; k++)
+			;
+		ctx->jobs[i].color = k < n ? p[k].color : 0;
+	}
+	free(p);
+	return 0;
+}
+
 int plugin_gpujob_build_indexes(struct plugin_gpujob_ctx *ctx)
 {
 	struct gpujob_index *pidx;
 	size_t i;
 	int s, c, max_cpu = -1;
 
+	if (gpujob_assign_colors(ctx))
+		return -ENOMEM;
 	for (i = 0; i < ctx->n_jobs; i++)
 		for (s = 0; s < GPUJOB_NSTAGES; s++)
 			if (ctx->jobs[i].cpu[s] > max_cpu)

@@ -94,6 +94,8 @@ struct plugin_gpujob {
 	uint64_t total;
 	/** Time blocked on dependencies. */
 	uint64_t dep_wait;
+	/** Palette index of the submitting process (gpu_index.c, first appearance). */
+	int color;
 };
 
 /** struct plugin_gpujob_dep - a dependency of a job on a fence */
@@ -266,6 +268,17 @@ void plugin_gpujob_warn(struct plugin_gpujob_ctx *ctx, const char *msg);
 /* gpu_link.c: the lazy second pass */
 int plugin_gpujob_link(struct plugin_gpujob_ctx *ctx);
 void plugin_gpujob_free_results(struct plugin_gpujob_ctx *ctx);
+
+/*
+ * Process colors: well separated (Okabe-Ito's colorblind-safe set and four more), given
+ * to processes in order of first appearance; GpuJobs.cpp draws with them and
+ * tests/kshark/gui_test.py checks pixels against them.
+ */
+#define GPUJOB_PALETTE_SIZE 12
+extern const unsigned char plugin_gpujob_palette[GPUJOB_PALETTE_SIZE][3];
+
+/* gpu_describe.c: the tooltip text of a job ('\n'-separated lines), snprintf() semantics */
+size_t plugin_gpujob_describe(const struct plugin_gpujob_ctx *ctx, size_t j, char *buf, size_t len);
 
 /* gpu_index.c: ring table, stacking, range indexes */
 ssize_t plugin_gpujob_ring_add(struct plugin_gpujob_ctx *ctx, const char *dev, const char *ring);

@@ -25,11 +25,12 @@ import sys
 import tempfile
 import time
 
-# KsPlot colors of GpuJobs.cpp (gpujobPalette, gpujobWaitAlpha, gpujobHwqAlpha)
+# process colors of the plugin (plugin_gpujob_palette, gpu_index.c), stage tints of
+# GpuJobs.cpp (gpujobWaitAlpha, gpujobHwqAlpha)
 PALETTE = [
-    (86, 150, 210), (255, 127, 14), (44, 160, 44), (230, 85, 80),
-    (160, 120, 200), (180, 120, 100), (227, 119, 194), (23, 190, 207),
-    (188, 189, 34), (120, 140, 250), (60, 180, 170), (200, 90, 140),
+    (0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167),
+    (86, 180, 233), (213, 94, 0), (240, 228, 66), (120, 60, 160),
+    (140, 86, 75), (160, 170, 30), (250, 140, 200), (40, 60, 110),
 ]
 WAIT_ALPHA = 0.30
 HWQ_ALPHA = 0.60
@@ -40,11 +41,6 @@ WIDTH, HEIGHT = 1100, 760
 
 def tint(c, a):
     return tuple(int(v * a + (1 - a) * 255) for v in c)
-
-
-def process_color(pid):
-    h = (pid * 2654435761) & 0xffffffff
-    return PALETTE[(h >> 16) % len(PALETTE)]
 
 
 STAGE_COLORS = set()
