@@ -481,16 +481,59 @@ void dg_explain_job(struct gpulat_diag *d, const struct gpulat_job *job, struct 
 
 /* ---- kept explanations ------------------------------------------------------------ */
 
-#define DG_STALLS_MAX	65536
+/* shortest gap on top; on equal gaps the later stall: lib/stats.c's order */
+static bool dg_stall_less(const struct dg_stall *a, const struct dg_stall *b)
+{
+	uint64_t ga = a->end_ts - a->start_ts, gb = b->end_ts - b->start_ts;
 
+	if (ga != gb)
+		return ga < gb;
+	return a->start_ts > b->start_ts;
+}
+
+static void dg_stall_sift_down(struct dg_stall *v, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct dg_stall tmp;
+
+		if (l < n && dg_stall_less(&v[l], &v[m]))
+			m = l;
+		if (r < n && dg_stall_less(&v[r], &v[m]))
+			m = r;
+		if (m == i)
+			return;
+		tmp = v[i];
+		v[i] = v[m];
+		v[m] = tmp;
+		i = m;
+	}
+}
+
+/*
+ * Keep the explanations of the GPULAT_DIAG_STALLS_KEPT longest stall
+ * candidates (was: the first 65536, ~140 MB, and none for a long stall late
+ * in a trace with more). Once full the array is
+ * a min-heap on the gap; lookups scan it.
+ */
 int dg_stall_add(struct gpulat_diag *d, const struct dg_stall *st)
 {
+	size_t i;
+
+	if (d->nstalls == GPULAT_DIAG_STALLS_KEPT) {
+		d->stalls_dropped++;
+		if (dg_stall_less(&d->stalls[0], st)) {
+			d->stalls[0] = *st;
+			dg_stall_sift_down(d->stalls, d->nstalls, 0);
+		}
+		return 0;
+	}
 	if (d->nstalls == d->capstalls) {
 		size_t cap = d->capstalls ? d->capstalls * 2 : 64;
 		struct dg_stall *v;
 
-		if (d->nstalls >= DG_STALLS_MAX)
-			return 0;
+		if (cap > GPULAT_DIAG_STALLS_KEPT)
+			cap = GPULAT_DIAG_STALLS_KEPT;
 		v = realloc(d->stalls, cap * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
@@ -498,7 +541,15 @@ int dg_stall_add(struct gpulat_diag *d, const struct dg_stall *st)
 		d->capstalls = cap;
 	}
 	d->stalls[d->nstalls++] = *st;
+	if (d->nstalls == GPULAT_DIAG_STALLS_KEPT)
+		for (i = d->nstalls / 2; i-- > 0;)
+			dg_stall_sift_down(d->stalls, d->nstalls, i);
 	return 0;
+}
+
+uint64_t gpulat_diag_stalls_dropped(const struct gpulat_diag *d)
+{
+	return d ? d->stalls_dropped : 0;
 }
 
 static uint64_t job_metric(const struct gpulat_job *job, enum gpulat_metric m)

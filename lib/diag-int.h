@@ -148,8 +148,9 @@ struct gpulat_diag {
 	struct gpulat__htab tasks;
 	uint64_t	now;
 
-	struct dg_stall	*stalls;
+	struct dg_stall	*stalls;	/* a min-heap on the gap once full (dg_stall_add) */
 	size_t		nstalls, capstalls;
+	uint64_t	stalls_dropped;	/* explanations not kept: more than the cap */
 	struct dg_worst	*worst;
 	size_t		nworst, capworst;
 

@@ -81,6 +81,18 @@ char *gpulat__ring_alias(char *buf, size_t len, const char *ptr, const char *tim
  * split into QSUB buckets of width 2^e / QSUB, so a reported value (the
  * bucket's lower bound, clamped to [min, max]) is within 1/QSUB relative.
  */
+/* stalls kept for the report, the longest (lib/stats.c); all are counted */
+#define GPULAT_STALLS_KEPT	4096
+/*
+ * Stall explanations kept by --explain, the longest candidates
+ * (lib/diag-explain.c, ~2.2 KB each: at most ~36 MB). The diagnosis sees
+ * every gap over the threshold, a superset of the stalls the statistics
+ * list (they drop jitter and idle gaps at the end of input), so it keeps
+ * four times as many as are listed: a listed stall loses its explanation
+ * only when 16384 longer candidates exist (then a warning says so).
+ */
+#define GPULAT_DIAG_STALLS_KEPT	(4 * GPULAT_STALLS_KEPT)
+
 #define GPULAT_QSUB		128	/* == 1 / GPULAT_REL_ERROR */
 
 struct gpulat__qacc {

@@ -11,6 +11,7 @@
  * decided here, once, from the trace and the features asked for.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,8 +376,19 @@ int gpulat__session_end(struct gpulat_session *s)
 		if (s->stats)
 			gpulat_stats_set_span(s->stats, s->c.span_first, s->c.span_last);
 	}
-	if (s->diag)
+	if (s->diag) {
 		gpulat_diag_finish(s->diag, s->c.first_ts, s->c.last_ts);
+		/* the memory bound of --explain, said once */
+		if (gpulat_diag_stalls_dropped(s->diag))
+			gpulat__session_msg(s, GPULAT_MSG_WARN,
+					    "--explain: more than %d gaps over the stall threshold "
+					    "(%" PRIu64 "): explanations kept for the %d longest, "
+					    "shorter listed stalls may have none",
+					    GPULAT_DIAG_STALLS_KEPT,
+					    (uint64_t)GPULAT_DIAG_STALLS_KEPT +
+						    gpulat_diag_stalls_dropped(s->diag),
+					    GPULAT_DIAG_STALLS_KEPT);
+	}
 	if (s->stats && gpulat_stats_finish(s->stats) < 0) {
 		gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s: %s",
 				    s->nfiles && s->files[0].path ? s->files[0].path : "gpulat",

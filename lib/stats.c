@@ -22,7 +22,6 @@
 #include "gpulat-int.h"
 
 #define REORDER_MAX	2048
-#define STALLS_MAX	4096	/* the longest kept; all are counted */
 #define RQ_SHIFT	64	/* an entry moves back at most this far in rq.v */
 
 struct tev {
@@ -315,7 +314,7 @@ static void stall_sift_down(struct gpulat_stall *v, size_t n, size_t i)
 }
 
 /*
- * Keep the STALLS_MAX longest stalls (every report lists the longest
+ * Keep the GPULAT_STALLS_KEPT longest stalls (every report lists the longest
  * first), counting all of them: memory does not grow with the trace. Once
  * full, s->stalls is a min-heap on the gap; gpulat_stats_finish() puts the
  * kept ones back in time order.
@@ -327,7 +326,7 @@ static void add_stall(struct gpulat_stats *s, const struct gpulat_stall *st)
 	s->stalls_total++;
 	if (s->on_stall)
 		s->on_stall(st, s->on_stall_data);
-	if (s->nstalls == STALLS_MAX) {
+	if (s->nstalls == GPULAT_STALLS_KEPT) {
 		if (!stall_less(&s->stalls[0], st))
 			return;
 		s->stalls[0] = *st;
@@ -345,7 +344,7 @@ static void add_stall(struct gpulat_stats *s, const struct gpulat_stall *st)
 		s->capstalls = cap;
 	}
 	s->stalls[s->nstalls++] = *st;
-	if (s->nstalls == STALLS_MAX) {
+	if (s->nstalls == GPULAT_STALLS_KEPT) {
 		for (i = s->nstalls / 2; i-- > 0;)
 			stall_sift_down(s->stalls, s->nstalls, i);
 	}
@@ -1094,7 +1093,7 @@ const struct gpulat_worst *gpulat_stats_worst(const struct gpulat_stats *s, size
 }
 
 /**
- * gpulat_stats_nstalls - number of stalls kept (at most 65536, see _stalls_total)
+ * gpulat_stats_nstalls - number of stalls kept (at most GPULAT_STALLS_KEPT = 4096, the longest; see _stalls_total)
  * @s: the set
  *
  * Return: the count.

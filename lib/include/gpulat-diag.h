@@ -118,6 +118,12 @@ int gpulat_diag_finish(struct gpulat_diag *d, uint64_t first_ts, uint64_t last_t
 /* explanation of a stall of gpulat_stats (same kind, process/ring, end), or NULL */
 const struct gpulat_explain *gpulat_diag_stall_explain(const struct gpulat_diag *d,
 							const struct gpulat_stall *st);
+/*
+ * Stall explanations not kept: the diagnosis keeps those of the 16384
+ * longest gaps over the threshold (a superset of the stalls gpulat_stats
+ * lists); 0 when every gap kept its own.
+ */
+uint64_t gpulat_diag_stalls_dropped(const struct gpulat_diag *d);
 /* explanation of a worst job (gpulat_worst.job.seq), or NULL */
 const struct gpulat_explain *gpulat_diag_job_explain(const struct gpulat_diag *d, uint64_t seq);
 
