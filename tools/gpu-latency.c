@@ -113,6 +113,7 @@ static void usage(FILE *out)
 "\n"
 "Exit status: 0 ok, 1 error (one line on stderr, nothing on stdout),\n"
 "3 a --fail-if gate failed (the report is still printed).\n");
+	gl_each_usage(out);
 }
 
 enum {
@@ -121,6 +122,7 @@ enum {
 	OPT_FAIL_IF, OPT_EXPLAIN, OPT_FENCE_PATH, OPT_GPU_IRQ, OPT_WATCH, OPT_INTERVAL,
 	OPT_DURATION, OPT_SAVE_DIR, OPT_SAVE_SECONDS, OPT_PERFETTO, OPT_PERFETTO_SCHED,
 	OPT_FRAMES, OPT_FIELDS,
+	OPT_EACH,
 };
 
 static const struct option long_opts[] = {
@@ -151,6 +153,7 @@ static const struct option long_opts[] = {
 	{ "perfetto-sched", no_argument,	NULL, OPT_PERFETTO_SCHED },
 	{ "frames",	no_argument,		NULL, OPT_FRAMES },
 	{ "fields",	no_argument,		NULL, OPT_FIELDS },
+	{ "each",	no_argument,		NULL, OPT_EACH },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -203,7 +206,7 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 	o->save_ns = 5000000000ULL;
 
 	opterr = 0;	/* our own one-line messages */
-	while ((c = getopt_long(argc, argv, ":i:o:qhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:o:j:qhV", long_opts, NULL)) != -1) {
 		uint64_t v;
 		char *end;
 
@@ -353,6 +356,13 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 		case OPT_PERFETTO_SCHED:
 			o->perfetto_sched = true;
 			break;
+		case OPT_EACH: /* gl-each.c */
+			o->each = true;
+			break;
+		case 'j':
+			if (gl_each_parse_jobs(optarg, &o->njobs) < 0)
+				return bad_opt("-j", optarg, "expected 1-1024 processes");
+			break;
 		case ':':
 			fprintf(stderr, "%s: option '%s' needs a value (see --help)\n", GL_NAME,
 				argv[optind - 1]);
@@ -423,7 +433,7 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 		fprintf(stderr, "%s: --jobs and --compare do not go together\n", GL_NAME);
 		return -1;
 	}
-	return 0;
+	return gl_each_check(o, *outfile);
 }
 
 static void free_opts(struct gl_opts *o)
@@ -545,6 +555,12 @@ int main(int argc, char **argv)
 	}
 	if (o.watch) {
 		ret = gl_watch_main(&o);
+		free_opts(&o);
+		return ret;
+	}
+	if (o.each) {
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		ret = gl_each_main(&o, o.njobs);
 		free_opts(&o);
 		return ret;
 	}

@@ -95,6 +95,8 @@ struct gl_opts {
 	bool		perfetto_sched;	/* --perfetto-sched */
 	bool		frames;		/* --frames */
 	bool		threshold_given;	/* --threshold: no refresh-interval default */
+	bool each; /* --each (gl-each.c) */
+	unsigned int njobs; /* -j N, 0 = the CPUs available */
 };
 
 /*
@@ -150,6 +152,13 @@ int gl_frames_csv(const struct gl_run *r, FILE *out);
 /* gl-input.c */
 int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, size_t n);
 int gl_run_read(struct gl_run *r);
+
+/* gl-each.c: --each FILE...: one JSON line per file, -j N at once */
+void gl_each_usage(FILE *out);
+int gl_each_parse_jobs(const char *s, unsigned int *n);
+int gl_each_check(const struct gl_opts *o, const char *outfile);
+int gl_each_main(const struct gl_opts *o, unsigned int jobs);
+unsigned int gl_each_default_jobs(void);
 void gl_run_free(struct gl_run *r);
 const char *gl_run_label(const struct gl_run *r, char *buf, size_t len);
 
