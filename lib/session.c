@@ -523,6 +523,11 @@ int gpulat_session_push(struct gpulat_session *s, struct tep_record *rec, void *
 	ret = push_lost(s, rec);
 	if (ret < 0)
 		return ret;
+	/* a damaged length reaching past the page is not decoded (bounds.c) */
+	if (!gpulat_record_bytes(rec, tep_get_page_size(s->files[0].tep))) {
+		s->c.damaged++;
+		return 0;
+	}
 	ret = gpulat_binding_decode(s->own_bind, rec, &ev);
 	if (ret < 0) {
 		s->c.damaged++;
@@ -572,6 +577,22 @@ const struct gpulat_job *gpulat_session_last_job(const struct gpulat_session *s)
 const struct gpulat_event *gpulat_session_last_event(const struct gpulat_session *s)
 {
 	return s->have_last_ev ? &s->last_ev : NULL;
+}
+
+/**
+ * gpulat_session_ring_name - the name a ring of the input has so far
+ * @s: session
+ * @dev: an event's device ("" / NULL before 6.17)
+ * @ring: its ring as traced
+ *
+ * 4.16-5.18 events name a ring by the address of its name: the tracker names
+ * it from the drm_sched fence timelines of its jobs (ringname.c).
+ *
+ * Return: that name once learnt, else @ring (strings live with the session).
+ */
+const char *gpulat_session_ring_name(struct gpulat_session *s, const char *dev, const char *ring)
+{
+	return gpulat_tracker_ring_name(s->tracker, dev, ring);
 }
 
 /**

@@ -16,15 +16,15 @@
  * found by the core library's tracker, which pairs it with the open job that
  * holds the pointer.
  *
- * Decoding and linking are done by the gpulat core library (lib/): the
- * binding turns a record into a struct gpulat_event, the tracker links events
- * into jobs, the statistics give the end-of-report summary. This file only
- * prints.
+ * Decoding, linking and statistics are done by the gpulat core library: each
+ * record is pushed into a gpulat session (lib/include/gpulat-session.h) that
+ * decodes it, links it into its job and, for the summary, keeps the
+ * statistics. This file only prints.
  *
- * State: one struct gs_ctx per tep handle, created on the first GPU event
- * printed (the event formats are read after the plugins are loaded, so the
- * binding cannot be made in the loader) and passed to libtraceevent as the
- * handler context. The unloader finds it again through the handler context
+ * State: one struct gs_ctx (and one session) per tep handle, created on the
+ * first GPU event printed (the event formats are read after the plugins are
+ * loaded, so the binding cannot be made in the loader) and passed to
+ * libtraceevent as the handler context. The unloader finds it again through the handler context
  * of the events, so no file-scope state is needed apart from the option
  * table, which libtraceevent's option registry keeps a pointer to.
  */
@@ -39,6 +39,7 @@
 #include <trace-seq.h>
 
 #include "gpulat.h"
+#include "gpulat-session.h"
 
 #define GS_ALIAS	"gpu_sched"
 
@@ -187,12 +188,12 @@ static const char * const gs_iv_labels[GS_IV__COUNT] = {
 
 struct gs_ctx {
 	struct tep_handle	*tep;
-	struct gpulat_binding	*bind;		/* NULL: nothing bound, default print */
-	struct gpulat_tracker	*trk;
-	struct gpulat_stats	*stats;
-	/* the job the tracker completed while the current event was fed */
+	struct gpulat_session *ses; /* NULL: nothing bound, default print */
+	/* the record pushed last, as decoded, and its job (a copy) */
+	struct gpulat_event ev;
 	struct gpulat_job	job;
 	bool			have_job;
+	uint64_t damaged; /* the session's count at the last refusal */
 	/* pointers the binding does not model, for the raw option */
 	int			entity_ids[2];
 	struct tep_format_field	*entity_f[2];
@@ -206,10 +207,7 @@ struct gs_ctx {
 	unsigned long long	fed_ts;
 	unsigned long long	fed_offset;
 	int			fed_cpu;
-	/* GPU events seen, and their span (for the summary) */
-	uint64_t		events;
-	uint64_t		first_ts;
-	uint64_t		last_ts;
+	int fed_ret; /* gs_push() of that record */
 };
 
 static int gs_handler(struct trace_seq *s, struct tep_record *rec,
@@ -223,32 +221,42 @@ static bool gs_opt(int opt)
 /* ------------------------------------------------------------------------ */
 /* Per-handle context                                                         */
 
-static void gs_warn(const char *msg, void *data)
+static void gs_msg(enum gpulat_msg_level level, const char *text, void *data)
 {
 	(void)data;
-	tep_warning("gpu_sched: %s", msg);
-}
-
-static void gs_job(const struct gpulat_job *job, void *data)
-{
-	struct gs_ctx *ctx = data;
-
-	if (ctx->stats)
-		gpulat_stats_add(ctx->stats, job);
-	/* keep a copy for the done event being printed; deps die with the callback */
-	ctx->job = *job;
-	ctx->job.deps = NULL;
-	ctx->have_job = true;
+	if (level != GPULAT_MSG_HINT)
+		tep_warning("gpu_sched: %s", text);
 }
 
 static void gs_ctx_free(struct gs_ctx *ctx)
 {
 	if (!ctx)
 		return;
-	gpulat_stats_free(ctx->stats);
-	gpulat_tracker_free(ctx->trk);
-	gpulat_binding_free(ctx->bind);
+	gpulat_session_free(ctx->ses);
 	free(ctx);
+}
+
+/*
+ * The session of @tep: a job is final at its done event, so the done line
+ * prints it (signals of the finished fence are printed, not waited for);
+ * statistics only for the summary. NULL: nothing bound, default printing.
+ */
+static struct gpulat_session *gs_session_new(struct tep_handle *tep)
+{
+	struct gpulat_session_opts o;
+	struct gpulat_session *ses;
+
+	gpulat_session_opts_init(&o);
+	o.features = GPULAT_FEAT_EMIT_AT_DONE;
+	if (!gs_opt(GS_OPT_SUMMARY))
+		o.features |= GPULAT_FEAT_NO_STATS;
+	o.msg = gs_msg;
+	ses = gpulat_session_new(&o);
+	if (ses && gpulat_session_attach_tep(ses, tep) < 0) {
+		gpulat_session_free(ses);
+		ses = NULL;
+	}
+	return ses;
 }
 
 static void gs_cache_fields(struct gs_ctx *ctx)
@@ -291,7 +299,6 @@ static void gs_cache_fields(struct gs_ctx *ctx)
  */
 static struct gs_ctx *gs_ctx_attach(struct tep_handle *tep)
 {
-	struct gpulat_tracker_ops ops = { .job = gs_job, .warn = gs_warn };
 	struct tep_event *ev;
 	struct gs_ctx *ctx;
 	size_t i;
@@ -300,31 +307,8 @@ static struct gs_ctx *gs_ctx_attach(struct tep_handle *tep)
 	if (!ctx)
 		return NULL;
 	ctx->tep = tep;
-	ctx->first_ts = GPULAT_NONE;
 	ctx->fed_cpu = -1;
-
-	ctx->bind = gpulat_binding_new(tep);
-	if (ctx->bind) {
-		gpulat_binding_set_warn(ctx->bind, gs_warn, NULL);
-		ctx->trk = gpulat_tracker_new(&ops, ctx);
-		if (!ctx->trk) {
-			gs_ctx_free(ctx);
-			return NULL;
-		}
-		/*
-		 * A job is final at its done event: the done line prints it.
-		 * Signals of the finished fence are printed, not waited for.
-		 */
-		gpulat_tracker_set_signal_expected(ctx->trk, false);
-		gpulat_tracker_set_linger(ctx->trk, 0);
-		gpulat_tracker_set_era(ctx->trk, gpulat_binding_era(ctx->bind));
-		if (gs_opt(GS_OPT_SUMMARY)) {
-			struct gpulat_stats_opts so;
-
-			gpulat_stats_opts_init(&so);
-			ctx->stats = gpulat_stats_new(&so);
-		}
-	}
+	ctx->ses = gs_session_new(tep);
 	gs_cache_fields(ctx);
 
 	for (i = 0; i < GS_NR_EVENTS; i++) {
@@ -398,18 +382,10 @@ static void gs_put_ptr_job(struct trace_seq *s, const char *ring, uint64_t id, u
 	trace_seq_printf(s, " fence=%04x", gs_ptr_handle(fence_ptr));
 }
 
-/*
- * The job the event just fed to the tracker belongs to. With a core library
- * that has gpulat_tracker_last_job() that is any job event's; otherwise only a
- * done event's, caught by the job callback.
- */
+/* the job the event being printed belongs to (gpulat_session_last_job()) */
 static const struct gpulat_job *gs_fed_job(struct gs_ctx *ctx)
 {
-#ifdef GPULAT_HAVE_TRACKER_LAST_JOB
-	return gpulat_tracker_last_job(ctx->trk);
-#else
 	return ctx->have_job ? &ctx->job : NULL;
-#endif
 }
 
 static void gs_put_entity(struct trace_seq *s, struct gs_ctx *ctx,
@@ -450,10 +426,10 @@ static void gs_put_where(struct trace_seq *s, const char *dev, const char *ring,
 		gs_put_str(s, "ring_ptr", ring_ptr);
 }
 
-/* the name of the event's ring, as far as the tracker knows it */
+/* the name of the event's ring, as far as the session knows it */
 static const char *gs_ring(struct gs_ctx *ctx, const struct gpulat_event *e)
 {
-	return ctx->trk ? gpulat_tracker_ring_name(ctx->trk, e->dev, e->ring) : e->ring;
+	return gpulat_session_ring_name(ctx->ses, e->dev, e->ring);
 }
 
 static void gs_put_event_where(struct trace_seq *s, struct gs_ctx *ctx,
@@ -714,6 +690,35 @@ static void gs_print_iv(struct trace_seq *s, struct gs_ctx *ctx, struct tep_reco
 }
 
 /*
+ * Push @rec into the session (its file offset is the host reference of its
+ * stage). Return 1: one of ours, decoded into ctx->ev, its job in ctx->job;
+ * 0: ours, but its format lacks a required field; -1: damaged.
+ */
+static int gs_push(struct gs_ctx *ctx, struct tep_record *rec)
+{
+	struct gpulat_session_counts c = { .sz = sizeof(c) };
+	const struct gpulat_job *job;
+	int ret;
+
+	ctx->have_job = false;
+	ret = gpulat_session_push(ctx->ses, rec, (void *)(uintptr_t)rec->offset);
+	if (ret > 0) {
+		ctx->ev = *gpulat_session_last_event(ctx->ses);
+		job = gpulat_session_last_job(ctx->ses);
+		if (job) {
+			ctx->job = *job;
+			ctx->have_job = true;
+		}
+		return 1;
+	}
+	/* damaged records are counted; the others lack a field */
+	gpulat_session_counts(ctx->ses, &c);
+	ret = ret < 0 || c.damaged > ctx->damaged ? -1 : 0;
+	ctx->damaged = c.damaged;
+	return ret;
+}
+
+/*
  * The one print handler of every event of ours. Return 0 when the line is
  * printed, 1 to let libtraceevent print the event from its format (no
  * context could be made, or the binding failed for the whole trace).
@@ -724,7 +729,6 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 	struct gs_ctx *ctx = context;
 	struct gpulat_event e;
 	unsigned int start = s->len;
-	int ret;
 
 	if (!ctx) {
 		ctx = gs_ctx_attach(event->tep);
@@ -737,13 +741,23 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 		gs_trim(s, start);
 		return 0;
 	}
-	if (!ctx->bind)
+	if (!ctx->ses)
 		return 1;
 
-	/* a damaged length reaching past the page is not decoded (lib/bounds.c) */
-	ret = gpulat_record_bytes(rec, tep_get_page_size(event->tep)) ?
-	      gpulat_binding_decode(ctx->bind, rec, &e) : -1;
-	if (ret == 0) {
+	/*
+	 * trace-cmd report formats each record once, in time order; another
+	 * host program may format one record twice: push it once. The ring
+	 * buffer overrun before a record (rec->missed_events) is the session's
+	 * to see; the plugin sees its own events only, so gaps reported on
+	 * other records are missed.
+	 */
+	if (rec->ts != ctx->fed_ts || rec->offset != ctx->fed_offset || rec->cpu != ctx->fed_cpu) {
+		ctx->fed_ts = rec->ts;
+		ctx->fed_offset = rec->offset;
+		ctx->fed_cpu = rec->cpu;
+		ctx->fed_ret = gs_push(ctx, rec);
+	}
+	if (ctx->fed_ret == 0) {
 		/*
 		 * One of our events whose layout lacks a field the binding
 		 * requires (it warned once, naming the field). The event's own
@@ -754,36 +768,12 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 		tep_print_fields(s, rec->data, rec->size, event);
 		return 0;
 	}
-	if (ret < 0) {
+	if (ctx->fed_ret < 0) {
 		/* ours, but damaged (string outside the record, short record) */
 		trace_seq_putc(s, '!');
 		return 0;
 	}
-
-	/*
-	 * trace-cmd report formats each record once, in time order; another
-	 * host program may format one record twice: feed it once.
-	 */
-	if (rec->ts != ctx->fed_ts || rec->offset != ctx->fed_offset ||
-	    rec->cpu != ctx->fed_cpu) {
-		ctx->fed_ts = rec->ts;
-		ctx->fed_offset = rec->offset;
-		ctx->fed_cpu = rec->cpu;
-		ctx->events++;
-		if (ctx->first_ts == GPULAT_NONE)
-			ctx->first_ts = e.ts;
-		ctx->last_ts = e.ts;
-		/*
-		 * The ring buffer overran just before this record. The plugin
-		 * sees its own events only: gaps reported on other records
-		 * are missed.
-		 */
-		if (rec->missed_events)
-			gpulat_tracker_lost(ctx->trk, rec->cpu, e.ts,
-					    rec->missed_events > 0 ? rec->missed_events : 0);
-		ctx->have_job = false;
-		gpulat_tracker_feed(ctx->trk, &e);
-	}
+	e = ctx->ev;
 
 	switch (e.kind) {
 	case GPULAT_EV_QUEUE:
@@ -856,28 +846,28 @@ static void gs_fmt_us(char *buf, size_t len, const struct gpulat_summary *m, uin
 static void gs_print_summary(struct gs_ctx *ctx)
 {
 	static const enum gpulat_metric metrics[] = { GPULAT_M_WAIT, GPULAT_M_EXEC };
+	const struct gpulat_stats *st = gpulat_session_stats(ctx->ses);
+	struct gpulat_session_counts sc = { .sz = sizeof(sc) };
 	const struct gpulat_group *g;
 	struct gpulat_tracker_counters c;
 	char p50[32], p99[32], max[32], label[256];
 	size_t i, n, k;
 
-	gpulat_stats_set_span(ctx->stats, ctx->first_ts, ctx->last_ts);
-	if (gpulat_stats_finish(ctx->stats) < 0)
-		return;
-	gpulat_tracker_counters(ctx->trk, &c);
+	gpulat_session_counts(ctx->ses, &sc);
+	gpulat_session_tracker_counters(ctx->ses, &c);
 
-	n = gpulat_stats_ngroups(ctx->stats, GPULAT_G_RING);
+	n = gpulat_stats_ngroups(st, GPULAT_G_RING);
 	printf("\ngpu_sched: job latency summary, %s era, %llu.%06llu - %llu.%06llu\n",
-	       gpulat_era_name(gpulat_binding_era(ctx->bind)),
-	       (unsigned long long)(ctx->first_ts / 1000000000),
-	       (unsigned long long)(ctx->first_ts % 1000000000 / 1000),
-	       (unsigned long long)(ctx->last_ts / 1000000000),
-	       (unsigned long long)(ctx->last_ts % 1000000000 / 1000));
+	       gpulat_era_name(gpulat_session_era(ctx->ses)),
+	       (unsigned long long)(sc.span_first / 1000000000),
+	       (unsigned long long)(sc.span_first % 1000000000 / 1000),
+	       (unsigned long long)(sc.span_last / 1000000000),
+	       (unsigned long long)(sc.span_last % 1000000000 / 1000));
 	printf("  %-35s %7s %7s %7s %7s  %-7s %12s %12s %12s\n",
 	       "ring", "jobs", "done", "open", "lost", "metric", "p50(us)", "p99(us)",
 	       "max(us)");
 	for (i = 0; i < n; i++) {
-		g = gpulat_stats_group(ctx->stats, GPULAT_G_RING, i);
+		g = gpulat_stats_group(st, GPULAT_G_RING, i);
 		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++) {
 			const struct gpulat_summary *m = &g->m[metrics[k]];
 
@@ -924,10 +914,13 @@ GS_EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	struct gs_ctx *ctx = gs_ctx_find(tep);
 	size_t i;
 
-	if (ctx && ctx->trk) {
-		gpulat_tracker_flush(ctx->trk, ctx->last_ts);
+	if (ctx && ctx->ses) {
+		struct gpulat_session_counts c = { .sz = sizeof(c) };
+
+		gpulat_session_finish(ctx->ses);
+		gpulat_session_counts(ctx->ses, &c);
 		/* silent when no GPU event was printed (and for `trace-cmd list -O`) */
-		if (ctx->stats && ctx->events)
+		if (gpulat_session_stats(ctx->ses) && c.events)
 			gs_print_summary(ctx);
 	}
 

@@ -236,6 +236,8 @@ void gpulat_session_lost(struct gpulat_session *s, int cpu, uint64_t from_ts, ui
 const struct gpulat_job *gpulat_session_last_job(const struct gpulat_session *s);
 /* the last pushed record as decoded (valid until the next push), or NULL */
 const struct gpulat_event *gpulat_session_last_event(const struct gpulat_session *s);
+/* the name of an event's ring so far: a 4.16-5.18 "0x..." ring named once learnt */
+const char *gpulat_session_ring_name(struct gpulat_session *s, const char *dev, const char *ring);
 
 /*
  * End of pushed input: open jobs are flushed (incomplete/lost/orphan),
