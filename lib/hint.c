@@ -98,12 +98,24 @@ const char *gpulat_era_kernels(enum gpulat_era era)
  *
  * Return: the length of the whole text (snprintf() semantics).
  */
+/* append to @buf at *@off with snprintf() semantics (the length counts on) */
+static void hint_add(char *buf, size_t len, size_t *off, const char *label, const char *text)
+{
+	int w;
+
+	w = snprintf(*off < len ? buf + *off : NULL, *off < len ? len - *off : 0, "    %-17s%s\n",
+		     label, text);
+	if (w > 0)
+		*off += (size_t)w;
+}
+
 size_t gpulat_record_hint(char *buf, size_t len)
 {
 	static const enum gpulat_era eras[] = {
 		GPULAT_ERA_V617, GPULAT_ERA_V519, GPULAT_ERA_PRE57, GPULAT_ERA_I915,
 		GPULAT_ERA_NONE,
 	};
+	char add[256];
 	size_t off = 0, i;
 	int w;
 
@@ -117,14 +129,19 @@ size_t gpulat_record_hint(char *buf, size_t len)
 			snprintf(label, sizeof(label), "%s:", gpulat_era_kernels(eras[i]));
 		else
 			snprintf(label, sizeof(label), "Linux %s:", gpulat_era_kernels(eras[i]));
-		w = snprintf(off < len ? buf + off : NULL, off < len ? len - off : 0,
-			     "    %-17s%s\n", label, gpulat_record_line(eras[i]));
-		if (w > 0)
-			off += (size_t)w;
+		hint_add(buf, len, &off, label, gpulat_record_line(eras[i]));
 	}
-	w = snprintf(off < len ? buf + off : NULL, off < len ? len - off : 0,
-		     "    %-17sadd %s\n", "frames:", gpulat_record_frames());
-	if (w > 0)
-		off += (size_t)w;
+	/*
+	 * amdgpu_cs_ioctl/_sched_run_job (any kernel since 4.12) name the
+	 * submitting context; amdgpu_iv is the GPU interrupt --fence-path uses
+	 */
+	hint_add(buf, len, &off, "amdgpu:",
+		 "add -e amdgpu:amdgpu_cs_ioctl -e amdgpu:amdgpu_sched_run_job"
+		 " -e amdgpu:amdgpu_iv");
+	/* what --explain and --fence-path read around a job (all optional) */
+	hint_add(buf, len, &off, "--explain:",
+		 "add -e irq -e sched:sched_switch -e sched:sched_waking -e power:cpu_frequency");
+	snprintf(add, sizeof(add), "add %s", gpulat_record_frames());
+	hint_add(buf, len, &off, "--frames:", add);
 	return off;
 }

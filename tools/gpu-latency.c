@@ -18,10 +18,22 @@
 #include <trace-cmd.h>
 
 #include "gpu-latency.h"
+#include "gpulat-session.h"
 
 #ifndef GST_VERSION
 #define GST_VERSION "0.0"
 #endif
+
+/* the record lines of lib/hint.c, as the no-GPU-events error prints them */
+static void usage_record(FILE *out)
+{
+	char hint[2048];
+
+	gpulat_record_hint(hint, sizeof(hint));
+	fprintf(out,
+		"\nRecording (as root; COMMAND runs while recording, or stop with Ctrl-C):\n%s",
+		hint);
+}
 
 /* the help text and the option table read as columns */
 /* clang-format off */
@@ -52,10 +64,8 @@ static void usage(FILE *out)
 "  --frames            frames judged against the display's vblanks: per CRTC\n"
 "                      refresh, VRR, missed vblanks; per client frames asked\n"
 "                      for and got, frame times, late frames with their cause;\n"
-"                      GPU time per vblank per process (text, --json, --csv).\n"
-"                      Record with: trace-cmd record -C mono\n"
-"                      -e drm:drm_vblank_event -e drm:drm_vblank_event_queued\n"
-"                      -e drm:drm_vblank_event_delivered + the GPU events\n"
+"                      GPU time per vblank per process (text, --json, --csv);\n"
+"                      record the vblank events too (Recording, below)\n"
 "  -o FILE             write the report to FILE instead of stdout\n"
 "  --perfetto OUT      write the jobs as a Perfetto trace (open it in\n"
 "                      ui.perfetto.dev): per GPU its rings, the jobs with their\n"
@@ -114,6 +124,7 @@ static void usage(FILE *out)
 "Exit status: 0 ok, 1 error (one line on stderr, nothing on stdout),\n"
 "3 a --fail-if gate failed (the report is still printed).\n");
 	gl_each_usage(out);
+	usage_record(out);
 }
 
 enum {

@@ -73,8 +73,10 @@ const char *gpulat_record_frames(void);
 /* "6.17+", "5.7-6.16", "4.16-5.6", "any era": the kernels @era stands for */
 const char *gpulat_era_kernels(enum gpulat_era era);
 /*
- * The hint printed when a trace has no GPU events: a header line and one
- * line per era, each indented and '\n'-terminated. snprintf() semantics.
+ * The hint printed when a trace has no GPU events: a header line, one line
+ * per era and the additions for amdgpu, --explain and --frames, each
+ * indented and '\n'-terminated. snprintf() semantics. --help, the README
+ * and the man page show this text (tests/tools/check_record_hint.py).
  */
 size_t gpulat_record_hint(char *buf, size_t len);
 
