@@ -86,8 +86,10 @@ if [ -n "$dev" ]; then
 		# shellcheck disable=SC2086
 		(cd "$work/consumer" && cc -o session-jobs session-jobs.c $flags $host) ||
 			fail "building against the extracted gpu-sched-trace-dev"
-		LD_LIBRARY_PATH=$x$libdir ldd "$work/consumer/session-jobs" |
-			grep -q "$x$libdir/libgpulat.so.0" || fail "not linked to the extracted libgpulat.so.0"
+		# (captured first: grep -q closing the pipe early trips pipefail)
+		libs=$(LD_LIBRARY_PATH=$x$libdir ldd "$work/consumer/session-jobs")
+		grep -q "$x$libdir/libgpulat.so.0" <<<"$libs" ||
+			fail "not linked to the extracted libgpulat.so.0"
 		LD_LIBRARY_PATH=$x$libdir python3 "$session_tests/check_jobs.py" \
 			"$work/consumer/session-jobs" --file "$trace" || fail "libgpulat from the .deb: job counts"
 	fi

@@ -21,7 +21,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: dpkg -i needs root"
 	exit 77
 fi
-if dpkg-query -W -f='${Status}' gpu-sched-trace 2>/dev/null | grep -q installed; then
+if grep -q installed <<<"$(dpkg-query -W -f='${Status}' gpu-sched-trace 2>/dev/null || true)"; then
 	fail "a gpu-sched-trace package is already installed; not touching it"
 fi
 rm -rf "$work"
