@@ -36,6 +36,8 @@ enum fam {
 	FAM_XE_JOB,		/* xe_sched_job_* */
 	FAM_XE_FENCE,		/* xe_hw_fence_* */
 	FAM_XE_QUEUE,		/* xe_exec_queue_* */
+	FAM_MSM_SUBMIT,		/* msm_gpu_submit_flush / _retired (ringid:seqno) */
+	FAM_V3D,		/* v3d_submit_* and v3d_*_irq (dev, seqno) */
 	FAM_VBLANK,		/* drm_vblank_event */
 	FAM_VBLANK_FILE,	/* drm_vblank_event_queued / _delivered */
 };
@@ -107,6 +109,16 @@ enum fam {
 	X("xe",		   "xe_exec_queue_destroy",	 GPULAT_EV_XE_EXEC_QUEUE,    FAM_XE_QUEUE) \
 	X("xe",		   "xe_exec_queue_stop",	 GPULAT_EV_XE_EXEC_QUEUE,    FAM_XE_QUEUE) \
 	X("xe",		   "xe_exec_queue_resubmit",	 GPULAT_EV_XE_EXEC_QUEUE,    FAM_XE_QUEUE) \
+	/* hardware timestamps: msm (Adreno, drm_sched since 5.x), v3d (RPi) */	\
+	X("drm_msm_gpu",   "msm_gpu_submit_flush",	 GPULAT_EV_MSM_FLUSH,	     FAM_MSM_SUBMIT) \
+	X("drm_msm_gpu",   "msm_gpu_submit_retired",	 GPULAT_EV_MSM_RETIRED,	     FAM_MSM_SUBMIT) \
+	X("v3d",	   "v3d_submit_cl",		 GPULAT_EV_V3D_SUBMIT,	     FAM_V3D)	\
+	X("v3d",	   "v3d_submit_tfu",		 GPULAT_EV_V3D_SUBMIT,	     FAM_V3D)	\
+	X("v3d",	   "v3d_submit_csd",		 GPULAT_EV_V3D_SUBMIT,	     FAM_V3D)	\
+	X("v3d",	   "v3d_bcl_irq",		 GPULAT_EV_V3D_IRQ,	     FAM_V3D)	\
+	X("v3d",	   "v3d_rcl_irq",		 GPULAT_EV_V3D_IRQ,	     FAM_V3D)	\
+	X("v3d",	   "v3d_tfu_irq",		 GPULAT_EV_V3D_IRQ,	     FAM_V3D)	\
+	X("v3d",	   "v3d_csd_irq",		 GPULAT_EV_V3D_IRQ,	     FAM_V3D)	\
 	/* context for the tools */						\
 	X("irq",	   "irq_handler_entry",		 GPULAT_EV_IRQ_ENTRY,	  FAM_IRQ)	\
 	X("irq",	   "irq_handler_exit",		 GPULAT_EV_IRQ_EXIT,	  FAM_IRQ)	\
@@ -157,6 +169,8 @@ enum slot {
 	S_INSTANCE,
 	S_GUC,		/* xe guc_id */
 	S_LRC,		/* xe lrc_seqno */
+	S_TICKS,	/* msm: always-on counter at flush / start of the submit */
+	S_TICKS_END,	/* msm: at its end */
 	S_CRTC,
 	S_VBL_SEQ,
 	S_VBL_TIME,
@@ -180,6 +194,7 @@ struct famspec {
 #define FS(...)	{ (const struct fieldspec[]){ __VA_ARGS__ }, \
 		  sizeof((const struct fieldspec[]){ __VA_ARGS__ }) / sizeof(struct fieldspec) }
 
+/* clang-format off */
 static const struct famspec famspecs[] = {
 	[FAM_SCHED_JOB] = FS({ S_FENCE, "fence", NULL, true },
 			     { S_NAME, "name", NULL, true },
@@ -250,6 +265,16 @@ static const struct famspec famspecs[] = {
 	[FAM_XE_QUEUE] = FS({ S_GUC, "guc_id", NULL, true },
 			    { S_DEV, "dev", NULL, false },
 			    { S_CLASS, "class", NULL, false }),
+	/* drivers/gpu/drm/msm/msm_gpu_trace.h: ticks (flush) or start_ticks and
+	 * end_ticks (retired) of the GPU's 19.2 MHz always-on counter */
+	[FAM_MSM_SUBMIT] = FS({ S_ID, "ringid", NULL, true },
+			      { S_SEQNO, "seqno", NULL, true },
+			      { S_TICKS, "ticks", "start_ticks", true },
+			      { S_TICKS_END, "end_ticks", NULL, false }),
+	/* drivers/gpu/drm/v3d/v3d_trace.h: the v3d fence's seqno */
+	[FAM_V3D] = FS({ S_DEV, "dev", NULL, true },
+		       { S_SEQNO, "seqno", NULL, true },
+		       { S_VALUE, "is_render", NULL, false }),
 	[FAM_VBLANK] = FS({ S_CRTC, "crtc", NULL, true },
 			  { S_VBL_SEQ, "seq", NULL, true },
 			  { S_VBL_TIME, "time", NULL, false },
@@ -259,6 +284,7 @@ static const struct famspec famspecs[] = {
 			       { S_VBL_SEQ, "seq", NULL, true },
 			       { S_VBL_FILE, "file", "pid", false }),
 };
+/* clang-format on */
 
 #undef FS
 
@@ -1214,6 +1240,24 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 			return damaged(b, bd);
 		if (ev->kind == GPULAT_EV_XE_JOB_CREATE)
 			ev->comm = comm_of(b, ev->pid);
+		break;
+	case FAM_MSM_SUBMIT:
+		if (read_num(b, bd->f[S_ID], rec, &ev->id) ||
+		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
+		    read_num(b, bd->f[S_TICKS], rec, &ev->ticks) ||
+		    opt_num(b, bd, S_TICKS_END, rec, &ev->ticks_end) < 0)
+			return damaged(b, bd);
+		/* the ring is msm's ringid, not the scheduler's name: no ring */
+		ev->flags |= GPULAT_EVF_ID | GPULAT_EVF_TICKS;
+		break;
+	case FAM_V3D:
+		if (read_num(b, bd->f[S_DEV], rec, &v) ||
+		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
+		    opt_num(b, bd, S_VALUE, rec, &ev->value) < 0)
+			return damaged(b, bd);
+		ev->dev = i915_dev_name(b, v);	/* the DRM primary minor: card<n> */
+		if (!ev->dev)
+			return damaged(b, bd);
 		break;
 	case FAM_VBLANK:
 	case FAM_VBLANK_FILE:

@@ -64,6 +64,10 @@ static const char * const kind_names[GPULAT_EV__COUNT] = {
 	[GPULAT_EV_XE_HW_FENCE_SIGNAL]	= "xe_hw_fence_signal",
 	[GPULAT_EV_XE_HW_FENCE_TRY_SIGNAL] = "xe_hw_fence_try_signal",
 	[GPULAT_EV_XE_EXEC_QUEUE]	= "xe_exec_queue",
+	[GPULAT_EV_MSM_FLUSH]		= "msm_gpu_submit_flush",
+	[GPULAT_EV_MSM_RETIRED]		= "msm_gpu_submit_retired",
+	[GPULAT_EV_V3D_SUBMIT]		= "v3d_submit",
+	[GPULAT_EV_V3D_IRQ]		= "v3d_irq",
 	[GPULAT_EV_IRQ_ENTRY]		= "irq_handler_entry",
 	[GPULAT_EV_IRQ_EXIT]		= "irq_handler_exit",
 	[GPULAT_EV_SOFTIRQ_ENTRY]	= "softirq_entry",
@@ -184,6 +188,18 @@ const char *gpulat_hang_name(unsigned int i)
 }
 
 /**
+ * gpulat_timing_exec - how a job's exec was obtained
+ * @job: the job
+ *
+ * Return: "measured" (the GPU's clock: msm_gpu_submit_retired start and end
+ * ticks) or "derived" (done_ts - start_ts).
+ */
+const char *gpulat_timing_exec(const struct gpulat_job *job)
+{
+	return job->timing & GPULAT_TIMING_EXEC_HW ? "measured" : "derived";
+}
+
+/**
  * gpulat_kind_makes_jobs - whether events of @kind open or complete GPU jobs
  * @kind: the kind
  *
@@ -233,6 +249,9 @@ bool gpulat_kind_linked(enum gpulat_kind kind)
 	case GPULAT_EV_XE_JOB_SET_ERROR:
 	case GPULAT_EV_XE_JOB_BAN:
 	case GPULAT_EV_XE_JOB_FREE:
+	case GPULAT_EV_MSM_FLUSH:
+	case GPULAT_EV_MSM_RETIRED:
+	case GPULAT_EV_V3D_SUBMIT:
 		return true;
 	default:
 		return gpulat_kind_makes_jobs(kind);

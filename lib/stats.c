@@ -648,6 +648,8 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 		g->g.start_measured++;
 	if (d != GPULAT_NONE && (j->timing & GPULAT_TIMING_DONE_LATE))
 		g->g.done_late++;
+	if (j->exec != GPULAT_NONE && (j->timing & GPULAT_TIMING_EXEC_HW))
+		g->g.exec_measured++;
 	if (j->status == GPULAT_JOB_COMPLETE) {
 		for (m = 0; m < GPULAT_M__COUNT; m++) {
 			uint64_t v = metric_of(j, m);

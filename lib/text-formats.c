@@ -52,6 +52,9 @@ enum tag {
 	T_I915_INST,
 	T_GUC,		/* xe guc_id */
 	T_LRC,		/* xe lrc_seqno */
+	T_DRM_MINOR, /* v3d dev: the DRM primary minor -> "card<n>" */
+	T_TICKS, /* msm always-on counter: ticks / start_ticks */
+	T_TICKS_END, /* msm end_ticks */
 	T__COUNT,
 };
 
@@ -230,6 +233,31 @@ static const struct tfam fams[] = {
 		FMTS({ "dev=%s, %d:0x%x, gt=%d, width=%d, guc_id=%d, guc_state=0x%x, flags=0x%x",
 		       { T_DEV, T_SKIP, T_SKIP, T_SKIP, T_SKIP, T_GUC }, false }),
 		P_XE,
+	},
+	{ /* drivers/gpu/drm/msm/msm_gpu_trace.h */
+		{ "msm_gpu_submit_flush" },
+		FMTS({ "id=%d pid=%d ring=%d:%d ticks=%lld",
+		       { T_SKIP, T_SKIP, T_ID, T_SEQNO, T_TICKS }, false }),
+		P_NONE,
+	},
+	{
+		{ "msm_gpu_submit_retired" },
+		FMTS({ "id=%d pid=%d ring=%d:%d elapsed=%lld ns mhz=%lld start=%lld end=%lld",
+		       { T_SKIP, T_SKIP, T_ID, T_SEQNO, T_SKIP, T_SKIP, T_TICKS, T_TICKS_END },
+		       false }),
+		P_NONE,
+	},
+	{ /* drivers/gpu/drm/v3d/v3d_trace.h */
+		{ "v3d_submit_cl" },
+		FMTS({ "dev=%u, %s, seqno=%llu, 0x%08x..0x%08x",
+		       { T_DRM_MINOR, T_SKIP, T_SEQNO }, false }),
+		P_NONE,
+	},
+	{
+		{ "v3d_submit_tfu", "v3d_submit_csd", "v3d_bcl_irq", "v3d_rcl_irq", "v3d_tfu_irq",
+		  "v3d_csd_irq" },
+		FMTS({ "dev=%u, seqno=%llu", { T_DRM_MINOR, T_SEQNO }, false }),
+		P_NONE,
 	},
 	{
 		{ "irq_handler_entry", "irq_handler_exit" },
@@ -720,6 +748,22 @@ static int apply(const struct gpulat__tfmt_ctx *c, const struct tfmt *t, const s
 			break;
 		case T_LRC:
 			ev->lrc_seqno = (uint32_t)x->num;
+			break;
+		case T_DRM_MINOR: {
+			char buf[32];
+
+			gpulat__i915_dev(buf, sizeof(buf), x->num);
+			ev->dev = intern(c, buf, strlen(buf));
+			if (!ev->dev)
+				return -1;
+			break;
+		}
+		case T_TICKS:
+			ev->ticks = x->num;
+			ev->flags |= GPULAT_EVF_TICKS;
+			break;
+		case T_TICKS_END:
+			ev->ticks_end = x->num;
 			break;
 		}
 	}

@@ -53,4 +53,16 @@ int gpulat__xe_ran(struct gpulat__xe *x, const struct gpulat_event *ev, uint64_t
 unsigned int gpulat__xe_take(struct gpulat__xe *x, uint64_t seq);
 uint64_t gpulat__xe_unlinked_hangs(const struct gpulat__xe *x);
 
+/* true hardware times (track-hw.c): msm ticks, v3d submits */
+struct gpulat__hw;
+
+struct gpulat__hw *gpulat__hw_new(void);
+void gpulat__hw_free(struct gpulat__hw *h);
+/* msm / v3d events; *released: a held job that may go now, or GPULAT_NONE */
+int gpulat__hw_feed(struct gpulat__hw *h, const struct gpulat_event *ev, uint64_t *released);
+int gpulat__hw_ran(struct gpulat__hw *h, const struct gpulat_event *ev, uint64_t seq);
+bool gpulat__hw_waits(struct gpulat__hw *h, uint64_t seq);
+/* the job is emitted: measured start / exec into it, and forget it */
+void gpulat__hw_apply(struct gpulat__hw *h, struct gpulat_job *g);
+
 #endif /* _GPULAT_TRACK_INT_H */

@@ -301,6 +301,8 @@ void gpulat__tk_emit(struct gpulat_tracker *t, struct job *j)
 	t->c.open--;
 	classify(t, j);
 	derive(t, j);
+	if (t->hw)
+		gpulat__hw_apply(t->hw, &j->j);
 	name_ring(j);
 	j->j.n_deps = j->ndeps;
 	/* NULL without deps, also for a recycled job that keeps its array */
@@ -342,6 +344,12 @@ void gpulat__tk_expire_held(struct gpulat_tracker *t, uint64_t now)
 	}
 }
 
+/* msm: a done job waits (up to the linger time) for its retired event */
+bool gpulat__tk_hw_waits(struct gpulat_tracker *t, const struct job *j)
+{
+	return t->hw && t->linger && gpulat__hw_waits(t->hw, j->j.seq);
+}
+
 /* the done stage: compute start_ts from the ring FIFO, then emit or hold */
 void gpulat__tk_complete(struct gpulat_tracker *t, struct job *j, const struct gpulat_event *ev)
 {
@@ -365,7 +373,8 @@ void gpulat__tk_complete(struct gpulat_tracker *t, struct job *j, const struct g
 	gpulat__tk_unindex(t, j, false);
 	gpulat__tk_dc_add(t, j);
 
-	if (!t->signal_expected || t->linger == 0 || g->ts[GPULAT_ST_SIGNAL] != GPULAT_NONE) {
+	if ((!t->signal_expected || t->linger == 0 || g->ts[GPULAT_ST_SIGNAL] != GPULAT_NONE) &&
+	    !gpulat__tk_hw_waits(t, j)) {
 		gpulat__tk_emit(t, j);
 		return;
 	}

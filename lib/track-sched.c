@@ -141,7 +141,7 @@ void gpulat__tk_attach_signal(struct gpulat_tracker *t, struct job *j,
 	if (j->slot_cpu >= 0 && j->slot_cpu < t->ncpus && t->cpu_slot[j->slot_cpu] == j)
 		t->cpu_slot[j->slot_cpu] = NULL;
 	j->slot_cpu = -1;
-	if (j->held)
+	if (j->held && !gpulat__tk_hw_waits(t, j))
 		gpulat__tk_emit(t, j);
 }
 

@@ -154,6 +154,11 @@ struct gpulat_tracker {
 	struct gpulat__i915	*i915;
 	/* xe facts of drm_sched jobs (track-xe.c), created at the first xe event */
 	struct gpulat__xe *xe;
+	/* measured hardware times (track-hw.c), created at the first msm/v3d event */
+	struct gpulat__hw *hw;
+	/* the last run event (task, file, ts, job), for a linker created after it */
+	struct gpulat_event last_run;
+	uint64_t last_run_seq;
 };
 
 /* the ring's name as every front end shows it: the real name once known */
@@ -207,6 +212,7 @@ void gpulat__tk_emit(struct gpulat_tracker *t, struct job *j);
 void gpulat__tk_evict_if_needed(struct gpulat_tracker *t);
 void gpulat__tk_expire_held(struct gpulat_tracker *t, uint64_t now);
 void gpulat__tk_complete(struct gpulat_tracker *t, struct job *j, const struct gpulat_event *ev);
+bool gpulat__tk_hw_waits(struct gpulat_tracker *t, const struct job *j);
 void gpulat__tk_job_queue_fields(struct gpulat_tracker *t, struct job *j,
 				 const struct gpulat_event *ev);
 

@@ -90,11 +90,51 @@ static int on_xe(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	return gpulat__xe_feed(t->xe, ev);
 }
 
-/* a queue or run event was fed: xe links its jobs to it (track-xe.c) */
+/* msm, v3d: hardware times of the drm_sched job run just before (track-hw.c) */
+static int on_hw(struct gpulat_tracker *t, const struct gpulat_event *ev)
+{
+	uint64_t seq;
+	struct job *j;
+	int ret;
+
+	if (!t->hw) {
+		t->hw = gpulat__hw_new();
+		if (!t->hw)
+			return -ENOMEM;
+		/* the run this first driver event follows was fed before the linker */
+		if (t->last_run_seq != GPULAT_NONE &&
+		    gpulat__hw_ran(t->hw, &t->last_run, t->last_run_seq))
+			return -ENOMEM;
+	}
+	ret = gpulat__hw_feed(t->hw, ev, &seq);
+	if (ret || seq == GPULAT_NONE)
+		return ret;
+	/* msm retired: the held job it completes may go, unless its signal is due */
+	for (j = t->held.head; j; j = j->next) {
+		if (j->j.seq != seq)
+			continue;
+		if (!t->signal_expected || j->j.ts[GPULAT_ST_SIGNAL] != GPULAT_NONE)
+			gpulat__tk_emit(t, j);
+		break;
+	}
+	return 0;
+}
+
+/* a queue or run event was fed: xe and hardware times link to it (track-xe.c, -hw.c) */
 static int xe_after(struct gpulat_tracker *t, const struct gpulat_event *ev, int ret)
 {
-	if (ret || !t->xe || !t->has_last)
+	if (ret || !t->has_last)
 		return ret;
+	if (ev->kind == GPULAT_EV_RUN) {
+		t->last_run.ts = ev->ts;
+		t->last_run.pid = ev->pid;
+		t->last_run.file = ev->file;
+		t->last_run_seq = t->last.seq;
+		if (t->hw && (ret = gpulat__hw_ran(t->hw, ev, t->last.seq)))
+			return ret;
+	}
+	if (!t->xe)
+		return 0;
 	if (ev->kind == GPULAT_EV_QUEUE)
 		return gpulat__xe_queued(t->xe, ev, t->last.seq);
 	return gpulat__xe_ran(t->xe, ev, t->last.seq);
@@ -118,6 +158,7 @@ struct gpulat_tracker *gpulat_tracker_new(const struct gpulat_tracker_ops *ops, 
 	t->data = data;
 	t->max_open = DEFAULT_MAX_OPEN;
 	t->linger = DEFAULT_LINGER_NS;
+	t->last_run_seq = GPULAT_NONE;
 	t->strs = gpulat__strtab_new();
 	if (!t->strs)
 		goto fail;
@@ -154,6 +195,7 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 		return;
 	gpulat__i915_free(t->i915);
 	gpulat__xe_free(t->xe);
+	gpulat__hw_free(t->hw);
 	while (t->open.head) {
 		struct job *j = t->open.head;
 
@@ -298,6 +340,10 @@ int gpulat_tracker_feed(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	case GPULAT_EV_XE_JOB_BAN:
 	case GPULAT_EV_XE_JOB_FREE:
 		return on_xe(t, ev);
+	case GPULAT_EV_MSM_FLUSH:
+	case GPULAT_EV_MSM_RETIRED:
+	case GPULAT_EV_V3D_SUBMIT:
+		return on_hw(t, ev);
 	default:
 		return 0;
 	}

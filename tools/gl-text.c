@@ -237,7 +237,7 @@ static void print_timing(const struct gl_run *r, FILE *out)
 	for (i = 0; i < n; i++) {
 		const struct gpulat_group *g = gpulat_stats_group(r->stats, GPULAT_G_RING, i);
 
-		if (!g->start_measured && !g->done_late && !g->hangs)
+		if (!g->start_measured && !g->done_late && !g->hangs && !g->exec_measured)
 			continue;
 		gl_ring_label(r, g->file, g->dev, g->ring, name, sizeof(name));
 		fprintf(out, "  %s:", name);
@@ -246,6 +246,9 @@ static void print_timing(const struct gl_run *r, FILE *out)
 				(unsigned long long)g->start_measured, (unsigned long long)g->jobs);
 		else
 			fprintf(out, " start inferred (ring FIFO);");
+		if (g->exec_measured)
+			fprintf(out, " exec measured (GPU clock) for %llu jobs;",
+				(unsigned long long)g->exec_measured);
 		if (g->done_late)
 			fprintf(out, " done late (an upper bound) for %llu jobs;",
 				(unsigned long long)g->done_late);

@@ -97,7 +97,12 @@ enum gpulat_kind {
 	GPULAT_EV_XE_HW_FENCE_SIGNAL,
 	GPULAT_EV_XE_HW_FENCE_TRY_SIGNAL,
 	GPULAT_EV_XE_EXEC_QUEUE,	/* xe_exec_queue_* (value: which, GPULAT_XEQ_*) */
-	GPULAT_EV__GPU_LAST = GPULAT_EV_XE_EXEC_QUEUE,	/* QUEUE..here: GPU events */
+	/* true hardware times (lib/track-hw.c) */
+	GPULAT_EV_MSM_FLUSH,	/* msm_gpu_submit_flush: id = ringid, ticks at flush */
+	GPULAT_EV_MSM_RETIRED,	/* msm_gpu_submit_retired: ticks, ticks_end */
+	GPULAT_EV_V3D_SUBMIT,	/* v3d_submit_cl/_tfu/_csd: the job goes on the hardware */
+	GPULAT_EV_V3D_IRQ,	/* v3d_{bcl,rcl,tfu,csd}_irq: it ended */
+	GPULAT_EV__GPU_LAST = GPULAT_EV_V3D_IRQ,	/* QUEUE..here: GPU events */
 	GPULAT_EV_IRQ_ENTRY,	/* irq:irq_handler_entry */
 	GPULAT_EV_IRQ_EXIT,
 	GPULAT_EV_SOFTIRQ_ENTRY,
@@ -133,6 +138,7 @@ enum {
 	GPULAT_EVF_SOFTIRQ	= 1 << 9,
 	GPULAT_EVF_RING_PTR	= 1 << 10,	/* ring is "0x..." of a const char * */
 	GPULAT_EVF_GUC		= 1 << 11,	/* guc_id (xe) */
+	GPULAT_EVF_TICKS	= 1 << 12,	/* ticks, ticks_end (msm) */
 };
 
 /* gpulat_event.value of GPULAT_EV_XE_EXEC_QUEUE: the xe_exec_queue_* event */
@@ -206,6 +212,10 @@ struct gpulat_event {
 	/* a host's reference to the record (gpulat_session_push()); the
 	 * tracker copies it into gpulat_job.ref[stage]. NULL if unused. */
 	void		*ref;
+	/* msm: the GPU's always-on counter (19.2 MHz) at the flush, or at the
+	 * start and end of the submit (GPULAT_EVF_TICKS; ticks_end 0 at flush) */
+	uint64_t	ticks;
+	uint64_t	ticks_end;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -356,9 +366,13 @@ struct gpulat_job {
 						 * (i915 without LOW_LEVEL): wait unknown */
 #define GPULAT_TIMING_DRIVER	(1u << 3)	/* stages from driver events (i915
 						 * requests), not from drm_sched */
+/* exec measured by the GPU's own clock (msm start/end ticks), not done - start */
+#define GPULAT_TIMING_EXEC_HW	(1u << 4)
 
 /* "measured" or "inferred" (start_ts), "exact", "late" (done_ts) */
 const char *gpulat_timing_start(const struct gpulat_job *job);
+/* "measured" (GPULAT_TIMING_EXEC_HW) or "derived" (done_ts - start_ts) */
+const char *gpulat_timing_exec(const struct gpulat_job *job);
 const char *gpulat_timing_done(const struct gpulat_job *job);
 
 /* gpulat_job.hang: what the driver reported about the job (xe, 6.8+) */
@@ -552,6 +566,7 @@ struct gpulat_group {
 	 * others' is inferred; jobs whose done_ts is late (an upper bound) */
 	uint64_t start_measured;
 	uint64_t done_late;
+	uint64_t exec_measured; /* GPULAT_TIMING_EXEC_HW: the GPU's clock */
 };
 
 /* A job kept for the worst-jobs list (a copy that outlives the callback). */

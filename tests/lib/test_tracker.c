@@ -1082,6 +1082,102 @@ static void test_xe_link_by_run_and_reuse(void **state)
 	gpulat_tracker_free(t);
 }
 
+/* msm_gpu_submit_flush / _retired of ringid 0 (ticks: the 19.2 MHz counter) */
+static void msm(struct gpulat_tracker *t, enum gpulat_kind k, uint64_t ts, int pid, uint64_t seqno,
+		uint64_t ticks, uint64_t ticks_end)
+{
+	struct gpulat_event ev = {
+		.ts = ts,
+		.cpu = 0,
+		.pid = pid,
+		.kind = k,
+		.dev = "",
+		.flags = GPULAT_EVF_ID | GPULAT_EVF_TICKS,
+		.id = 0,
+		.seqno = seqno,
+		.ticks = ticks,
+		.ticks_end = ticks_end,
+	};
+
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+}
+
+/*
+ * msm: the flush right after the run pairs a counter value with a trace
+ * time; the retired event's start/end ticks give the measured start and
+ * exec, and the done job waits for it.
+ */
+static void test_msm_hw_times(void **state)
+{
+	struct got g;
+	struct gpulat_tracker *t = mk(&g, GPULAT_ERA_V519, false);
+
+	(void)state;
+	qpid(t, GPULAT_EV_QUEUE, 1000, 50, 1, 0xf1);
+	qpid(t, GPULAT_EV_RUN, 2000, 9, 1, 0xf1);
+	msm(t, GPULAT_EV_MSM_FLUSH, 2100, 9, 77, 19200, 0);
+	/* job 2 on the ring: its retired never comes */
+	qpid(t, GPULAT_EV_QUEUE, 3000, 50, 2, 0xf2);
+	qpid(t, GPULAT_EV_RUN, 4000, 9, 2, 0xf2);
+	msm(t, GPULAT_EV_MSM_FLUSH, 4100, 9, 78, 19250, 0);
+	qpid(t, GPULAT_EV_DONE, 60000, 9, 0, 0xf1);
+	assert_int_equal(g.n, 0); /* held for its retired event */
+	/* started 192 ticks (10 us) after the flush, ran 768 ticks (40 us) */
+	msm(t, GPULAT_EV_MSM_RETIRED, 61000, 9, 77, 19200 + 192, 19200 + 960);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.j[0].start_ts, 12100);
+	assert_int_equal(g.j[0].exec, 40000);
+	assert_int_equal(g.j[0].hw_queue, 10100);
+	assert_true(g.j[0].timing & GPULAT_TIMING_START_HW);
+	assert_true(g.j[0].timing & GPULAT_TIMING_EXEC_HW);
+	assert_string_equal(gpulat_timing_start(&g.j[0]), "measured");
+	assert_string_equal(gpulat_timing_exec(&g.j[0]), "measured");
+	qpid(t, GPULAT_EV_DONE, 70000, 9, 0, 0xf2);
+	gpulat_tracker_flush(t, 90000);
+	assert_int_equal(g.n, 2);
+	/* inferred: max(run, previous done) */
+	assert_int_equal(g.j[1].start_ts, 60000);
+	assert_int_equal(g.j[1].timing & (GPULAT_TIMING_START_HW | GPULAT_TIMING_EXEC_HW), 0);
+	assert_string_equal(gpulat_timing_exec(&g.j[1]), "derived");
+	gpulat_tracker_free(t);
+}
+
+/* v3d: the submit right after the run is the job's start on the hardware */
+static void test_v3d_submit_start(void **state)
+{
+	struct gpulat_event v3d = {
+		.cpu = 0,
+		.pid = 9,
+		.kind = GPULAT_EV_V3D_SUBMIT,
+		.dev = "card0",
+		.seqno = 5,
+	};
+	struct got g;
+	struct gpulat_tracker *t = mk(&g, GPULAT_ERA_V519, false);
+
+	(void)state;
+	qpid(t, GPULAT_EV_QUEUE, 1000, 50, 1, 0xf1);
+	qpid(t, GPULAT_EV_QUEUE, 1100, 50, 2, 0xf2);
+	qpid(t, GPULAT_EV_RUN, 2000, 9, 1, 0xf1);
+	v3d.ts = 2300;
+	assert_int_equal(gpulat_tracker_feed(t, &v3d), 0);
+	qpid(t, GPULAT_EV_DONE, 9000, 9, 0, 0xf1);
+	/* job 2 runs with no v3d event from its task: inferred */
+	qpid(t, GPULAT_EV_RUN, 9500, 9, 2, 0xf2);
+	v3d.ts = 9600;
+	v3d.pid = 10;
+	assert_int_equal(gpulat_tracker_feed(t, &v3d), 0);
+	qpid(t, GPULAT_EV_DONE, 12000, 9, 0, 0xf2);
+	gpulat_tracker_flush(t, 20000);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.j[0].start_ts, 2300);
+	assert_int_equal(g.j[0].exec, 6700);
+	assert_true(g.j[0].timing & GPULAT_TIMING_START_HW);
+	assert_int_equal(g.j[1].start_ts, 9500);
+	assert_false(g.j[1].timing & GPULAT_TIMING_START_HW);
+	gpulat_tracker_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1112,6 +1208,8 @@ int main(void)
 		cmocka_unit_test(test_i915_retire_late),
 		cmocka_unit_test(test_xe_hang_linked),
 		cmocka_unit_test(test_xe_link_by_run_and_reuse),
+		cmocka_unit_test(test_msm_hw_times),
+		cmocka_unit_test(test_v3d_submit_start),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
