@@ -135,6 +135,18 @@ static bool ring_match(const struct strlist *l, const struct gpulat_job *job)
 	return !l->n;
 }
 
+/* devices: as the events carry them, or without PCI domain 0 (ringname.c) */
+static bool dev_match(const struct strlist *l, const char *dev)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (gpulat_dev_match(l->v[i], dev ? dev : ""))
+			return true;
+	}
+	return !l->n;
+}
+
 /* the time a job is placed at for start_ns/end_ns: its first seen stage */
 static uint64_t job_ref_ts(const struct gpulat_job *job)
 {
@@ -162,7 +174,7 @@ bool gpulat_filter_job(const struct gpulat_filter *f, const struct gpulat_job *j
 		if (ts == GPULAT_NONE || ts < f->start_ns || ts > f->end_ns)
 			return false;
 	}
-	if (!strlist_match(&f->devs, job->dev))
+	if (!dev_match(&f->devs, job->dev))
 		return false;
 	if (!ring_match(&f->rings, job))
 		return false;

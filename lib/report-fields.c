@@ -87,8 +87,9 @@ static void v_null(struct gpulat_value *v)
 		v_u64(v, (expr));                             \
 	}
 
-U64_GET(t_first, TR(o)->c.first_ts)
-U64_GET(t_last, TR(o)->c.last_ts)
+/* the span (gpulat_report_span()): the records' first..last, clipped to the window */
+U64_GET(t_first, TR(o)->c.span_first)
+U64_GET(t_last, TR(o)->c.span_last)
 U64_GET(t_span, TR(o)->c.span_last - TR(o)->c.span_first)
 U64_GET(t_events, TR(o)->c.events)
 U64_GET(t_gpu_events, TR(o)->c.gpu_events)
@@ -509,11 +510,11 @@ static const struct gpulat_field fields[] = {
 	{ "era", NULL, "kernel era", GPULAT_UNIT_NONE, R(TRACE), TOP, t_era,
 	  "kernel event era detected from the formats in the trace" },
 	{ "first_ts", NULL, "from", GPULAT_UNIT_TS, R(TRACE), TOP, t_first,
-	  "first record of the trace" },
+	  "start of the span: first record of the trace, or --start when later" },
 	{ "last_ts", NULL, "to", GPULAT_UNIT_TS, R(TRACE), TOP, t_last,
-	  "last record of the trace" },
+	  "end of the span: last record of the trace, or --end when earlier" },
 	{ "span_ns", NULL, "span", GPULAT_UNIT_NS, R(TRACE), TOP, t_span,
-	  "the span, first_ts..last_ts clipped to --start/--end; busy % and depth are over it" },
+	  "last_ts - first_ts; busy % and depth are over this span" },
 	{ "cpus", NULL, "CPUs", GPULAT_UNIT_COUNT, R(TRACE), TOP, t_cpus,
 	  "CPUs recorded, summed over the input files" },
 	{ "events", NULL, "events", GPULAT_UNIT_COUNT, R(TRACE), 0, t_events, "records read" },

@@ -25,20 +25,69 @@ bool gpulat_ring_is_ptr(const char *ring)
 	return ring && ring[0] == '0' && ring[1] == 'x';
 }
 
+/*
+ * A PCI device as the user may type it: "0000:03:00.0" as 6.17+ events carry
+ * it, or "03:00.0" without the PCI domain 0000 (lspci's spelling, and the
+ * short form of KernelShark's row labels).
+ */
+bool gpulat_dev_match(const char *spec, const char *dev)
+{
+	if (!spec || !dev)
+		return false;
+	if (!strcmp(spec, dev))
+		return true;
+	return *spec && !strncmp(dev, "0000:", 5) && !strcmp(dev + 5, spec);
+}
+
+/* @name (@n bytes) is the ring's name or, <= 5.18, its address label */
+static bool name_is(const char *name, size_t n, const char *ring, const char *ring_ptr)
+{
+	return (strlen(ring) == n && !strncmp(name, ring, n)) ||
+	       (ring_ptr && strlen(ring_ptr) == n && !strncmp(name, ring_ptr, n));
+}
+
 bool gpulat_ring_match(const char *spec, const char *dev, const char *ring,
 		       const char *ring_ptr)
 {
-	size_t n;
+	const char *sep;
+	char devpart[128];
 
 	if (!spec || !ring)
 		return false;
 	if (!strcmp(spec, ring) || (ring_ptr && !strcmp(spec, ring_ptr)))
 		return true;
-	/* "dev/ring": the label as every report prints it */
 	if (!dev || !*dev)
 		return false;
-	n = strlen(dev);
-	return !strncmp(spec, dev, n) && spec[n] == '/' && !strcmp(spec + n + 1, ring);
+	/* "dev/ring": the label every report prints */
+	sep = strchr(spec, '/');
+	if (sep && (size_t)(sep - spec) < sizeof(devpart)) {
+		snprintf(devpart, sizeof(devpart), "%.*s", (int)(sep - spec), spec);
+		return gpulat_dev_match(devpart, dev) &&
+		       name_is(sep + 1, strlen(sep + 1), ring, ring_ptr);
+	}
+	/* "ring@dev": KernelShark's row label of issue 14 (gfx_0.0.0@03:00.0) */
+	sep = strrchr(spec, '@');
+	if (sep)
+		return gpulat_dev_match(sep + 1, dev) &&
+		       name_is(spec, (size_t)(sep - spec), ring, ring_ptr);
+	return false;
+}
+
+bool gpulat_ring_same(const char *dev_a, const char *ring_a, const char *dev_b, const char *ring_b,
+		      bool *by_name)
+{
+	bool a = dev_a && *dev_a, b = dev_b && *dev_b;
+
+	if (by_name)
+		*by_name = false;
+	if (strcmp(ring_a ? ring_a : "", ring_b ? ring_b : ""))
+		return false;
+	if (a == b)
+		return !a || !strcmp(dev_a, dev_b);
+	/* one side before 6.17: its events carry no device, the name decides */
+	if (by_name)
+		*by_name = true;
+	return true;
 }
 
 /**

@@ -60,6 +60,16 @@ struct gpulat_session {
 	struct gpulat_session_counts c;
 	uint64_t		kind[GPULAT_EV__COUNT];
 	struct gpulat_tracker_counters tc;
+	/* before the filters: the rings jobs were on (the first SEEN_MAX) and the
+	 * jobs' time range, so a filter that matched nothing can say what was there */
+	struct {
+		const char *dev;
+		const char *ring;
+		const char *ring_ptr;
+	} seen[64];
+	size_t nseen;
+	uint64_t seen_first;
+	uint64_t seen_last;
 };
 
 void gpulat__session_msg(struct gpulat_session *s, enum gpulat_msg_level level,

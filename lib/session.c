@@ -140,6 +140,35 @@ static int s_job_filtered(struct gpulat_session *s, const struct gpulat_job *job
 	return 0;
 }
 
+/* a job before the filters: its ring and time, for gpulat_session_seen_ring() */
+static void s_seen(struct gpulat_session *s, const struct gpulat_job *job)
+{
+	size_t i, max = sizeof(s->seen) / sizeof(s->seen[0]);
+	int st;
+
+	for (st = 0; st < GPULAT_ST__COUNT; st++) {
+		uint64_t ts = job->ts[st];
+
+		if (ts == GPULAT_NONE)
+			continue;
+		if (s->seen_first == GPULAT_NONE || ts < s->seen_first)
+			s->seen_first = ts;
+		if (s->seen_last == GPULAT_NONE || ts > s->seen_last)
+			s->seen_last = ts;
+	}
+	for (i = s->nseen; i-- > 0;) {
+		/* names are interned: equal strings are the same pointer */
+		if (s->seen[i].ring == job->ring && s->seen[i].dev == job->dev)
+			return;
+	}
+	if (s->nseen == max)
+		return;
+	s->seen[s->nseen].dev = job->dev;
+	s->seen[s->nseen].ring = job->ring;
+	s->seen[s->nseen].ring_ptr = job->ring_ptr;
+	s->nseen++;
+}
+
 /* the tracker's job callback: filters first, then everything that wants jobs */
 static void s_job(const struct gpulat_job *job, void *data)
 {
@@ -147,6 +176,7 @@ static void s_job(const struct gpulat_job *job, void *data)
 	int ret;
 
 	s->c.jobs_seen++;
+	s_seen(s, job);
 	if (s->err || !gpulat_filter_job(s->filter, job))
 		return;
 	s->c.jobs++;
@@ -203,6 +233,7 @@ struct gpulat_session *gpulat_session_new(const struct gpulat_session_opts *o)
 	s->era = GPULAT_ERA_NONE;
 	s->c.first_ts = s->c.last_ts = GPULAT_NONE;
 	s->c.span_first = s->c.span_last = GPULAT_NONE;
+	s->seen_first = s->seen_last = GPULAT_NONE;
 	s->str = gpulat__strtab_new();
 	if (!s->str)
 		goto fail;
@@ -752,4 +783,26 @@ struct gpulat_binding *gpulat_session_binding(const struct gpulat_session *s, in
 const char *gpulat_session_intern(struct gpulat_session *s, const char *str)
 {
 	return str ? gpulat__strtab_intern(s->str, str) : NULL;
+}
+
+size_t gpulat_session_nseen_rings(const struct gpulat_session *s)
+{
+	return s->nseen;
+}
+
+int gpulat_session_seen_ring(const struct gpulat_session *s, size_t i, const char **dev,
+			     const char **ring, const char **ring_ptr)
+{
+	if (i >= s->nseen)
+		return -ENOENT;
+	*dev = s->seen[i].dev ? s->seen[i].dev : "";
+	*ring = s->seen[i].ring;
+	*ring_ptr = s->seen[i].ring_ptr;
+	return 0;
+}
+
+void gpulat_session_seen_window(const struct gpulat_session *s, uint64_t *first, uint64_t *last)
+{
+	*first = s->seen_first;
+	*last = s->seen_last;
 }

@@ -30,29 +30,11 @@ static uint64_t stat_of(const struct gpulat_summary *s, size_t k)
 	return v.type == GPULAT_V_U64 ? v.u : 0;
 }
 
-static bool same_ring(const struct gpulat_group *a, const struct gpulat_group *b)
-{
-	return !strcmp(a->ring ? a->ring : "", b->ring ? b->ring : "") &&
-	       !strcmp(a->dev ? a->dev : "", b->dev ? b->dev : "");
-}
-
-static const struct gpulat_group *find_ring(const struct gl_run *r, const struct gpulat_group *g)
-{
-	size_t i, n = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
-
-	for (i = 0; i < n; i++) {
-		const struct gpulat_group *x = gpulat_stats_group(r->stats, GPULAT_G_RING, i);
-
-		if (same_ring(x, g))
-			return x;
-	}
-	return NULL;
-}
-
 /* a ring pair: base and current, either may be NULL */
 struct pair {
 	const struct gpulat_group *b;
 	const struct gpulat_group *c;
+	bool by_name; /* matched by name: one side has no device */
 };
 
 /* current rings in their order, then the base-only rings */
@@ -67,13 +49,13 @@ static struct pair *pairs(const struct gl_run *base, const struct gl_run *cur, s
 		return NULL;
 	for (i = 0; i < nc; i++) {
 		p[n].c = gpulat_stats_group(cur->stats, GPULAT_G_RING, i);
-		p[n].b = find_ring(base, p[n].c);
+		p[n].b = gl_find_ring(base, p[n].c, &p[n].by_name);
 		n++;
 	}
 	for (i = 0; i < nb; i++) {
 		const struct gpulat_group *b = gpulat_stats_group(base->stats, GPULAT_G_RING, i);
 
-		if (!find_ring(cur, b)) {
+		if (!gl_find_ring(cur, b, NULL)) {
 			p[n].b = b;
 			n++;
 		}
@@ -122,6 +104,16 @@ static int text_compare(const struct gl_run *base, const struct gl_run *cur,
 		gpulat_era_name(base->era), (unsigned long long)base->jobs);
 	fprintf(out, "  %-8s %s (%s, %llu jobs)\n", "current", gl_run_label(cur, a, sizeof(a)),
 		gpulat_era_name(cur->era), (unsigned long long)cur->jobs);
+	for (i = 0; i < n; i++) {
+		if (!p[i].by_name)
+			continue;
+		/* 6.16 -> 6.17: say that the device was not part of the match */
+		fprintf(out,
+			"  %-8s rings matched by name: the %s trace's events carry no "
+			"device (kernels before 6.17)\n",
+			"note", p[i].b->dev && *p[i].b->dev ? "current" : "base");
+		break;
+	}
 
 	gl_table_init(&t1, "lrrrrrrr", h1);
 	gl_table_init(&t2, "llrrrrrrrrrrrr", h2);
@@ -223,6 +215,9 @@ static int json_compare(const struct gl_run *base, const struct gl_run *cur,
 
 		json_object_object_add(r, "dev", json_object_new_string(g->dev ? g->dev : ""));
 		json_object_object_add(r, "ring", json_object_new_string(g->ring ? g->ring : ""));
+		/* only across 6.16 -> 6.17: one side's ring has no device */
+		if (p[i].by_name)
+			json_object_object_add(r, "matched_by_name", json_object_new_boolean(1));
 		json_object_object_add(r, "jobs_base", p[i].b ?
 				       json_object_new_uint64(p[i].b->jobs) : NULL);
 		json_object_object_add(r, "jobs", p[i].c ?

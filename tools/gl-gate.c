@@ -227,7 +227,9 @@ static int parse_cond(struct gl_cond *c, const char *t, char *err, size_t errlen
 		c->op = *op == '>' ? 'G' : 'L';
 		v++;
 	}
-	if (parse_value(c, v) < 0) {
+	if (parse_value(c, v) < 0 ||
+	    (!c->relative && c->f && gpulat_field_unit(c->f) == GPULAT_UNIT_PCT &&
+	     (c->value < 0 || c->value > 100))) {
 		snprintf(err, errlen, "'%s': bad value '%s' (a duration like 5ms, a number, "
 			 "a percentage for busy, or +N%% / -N%% against --compare)", t, v);
 		return -1;
@@ -257,6 +259,13 @@ struct gl_gate *gl_gate_parse(const char *spec, char *err, size_t errlen)
 		goto nomem;
 	g->kind = GPULAT_G_RING;
 
+	/* 'p99.exec > 5ms' is 'p99.exec>5ms': blanks carry no meaning */
+	for (char *w = copy, *rd = copy;; rd++) {
+		if (*rd != ' ' && *rd != '\t')
+			*w++ = *rd;
+		if (!*rd)
+			break;
+	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const char *eq = strchr(tok, '=');
 		const char *op = strpbrk(tok, "<>");
@@ -382,7 +391,13 @@ static bool gate_selects(const struct gl_gate *g, const struct gpulat_group *grp
 			if (gpulat_ring_match(g->rings.v[i], grp->dev, grp->ring, grp->ring_ptr))
 				break;
 		}
-		return (!g->rings.n || i < g->rings.n) && in_list(&g->devs, grp->dev);
+		if (g->rings.n && i == g->rings.n)
+			return false;
+		for (i = 0; i < g->devs.n; i++) {
+			if (gpulat_dev_match(g->devs.v[i], grp->dev ? grp->dev : ""))
+				break;
+		}
+		return !g->devs.n || i < g->devs.n;
 	case GPULAT_G_PROCESS:
 		if (!in_list(&g->comms, grp->comm))
 			return false;
@@ -403,6 +418,38 @@ static bool gate_selects(const struct gl_gate *g, const struct gpulat_group *grp
 	}
 }
 
+/**
+ * gl_find_ring - the ring of @r that is ring @g of another run
+ * @by_name: set when matched by name only (gpulat_ring_same()), may be NULL
+ *
+ * Device and name first; else the name, when one side carries no device
+ * (a trace before 6.17 against one of 6.17+).
+ */
+const struct gpulat_group *gl_find_ring(const struct gl_run *r, const struct gpulat_group *g,
+					bool *by_name)
+{
+	size_t i, n = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
+	const struct gpulat_group *named = NULL;
+	bool loose;
+
+	for (i = 0; i < n; i++) {
+		const struct gpulat_group *x = gpulat_stats_group(r->stats, GPULAT_G_RING, i);
+
+		if (!gpulat_ring_same(x->dev, x->ring, g->dev, g->ring, &loose))
+			continue;
+		if (!loose) {
+			if (by_name)
+				*by_name = false;
+			return x;
+		}
+		if (!named)
+			named = x;
+	}
+	if (by_name)
+		*by_name = named != NULL;
+	return named;
+}
+
 /* the group of @base with the same key as @grp */
 static const struct gpulat_group *base_group(const struct gl_run *base,
 					     const struct gpulat_group *grp)
@@ -414,10 +461,8 @@ static const struct gpulat_group *base_group(const struct gl_run *base,
 
 		switch (grp->kind) {
 		case GPULAT_G_RING:
-			if (!strcmp(b->ring ? b->ring : "", grp->ring ? grp->ring : "") &&
-			    !strcmp(b->dev ? b->dev : "", grp->dev ? grp->dev : ""))
-				return b;
-			break;
+			/* by device and name, or by name across 6.16 -> 6.17 */
+			return gl_find_ring(base, grp, NULL);
 		case GPULAT_G_PROCESS:
 			if (b->pid == grp->pid &&
 			    !strcmp(b->comm ? b->comm : "", grp->comm ? grp->comm : ""))
@@ -597,8 +642,16 @@ static int check_cond(const struct gl_gate *g, const struct gl_cond *c,
 
 		if (!base)
 			return -1;
+		if (grp && !bg && grp->kind == GPULAT_G_RING) {
+			/* a renamed or new ring must not pass a regression gate silently */
+			fprintf(msg,
+				"%s: gate '%s' failed: %s: not in the base trace, nothing to "
+				"compare %s with\n",
+				GL_NAME, g->spec, what, c->what);
+			return 1;
+		}
 		if (grp && !bg)
-			return 0;	/* new in this trace: nothing to compare */
+			return 0; /* a process new in this trace: nothing to compare */
 		if (!cond_value(c, base, bg, &bv))
 			return 0;
 		limit = bv * (1.0 + c->value / 100.0);
@@ -615,6 +668,29 @@ static int check_cond(const struct gl_gate *g, const struct gl_cond *c,
 	fprintf(msg, "%s: gate '%s' failed: %s: %s = %s (limit %s)\n", GL_NAME, g->spec, what,
 		c->what, fmt_value(a, sizeof(a), c, v), c->rhs);
 	return 1;
+}
+
+/* a relative ring gate: every selected ring of the base must be in the trace */
+static int base_only_rings(const struct gl_gate *g, const struct gl_run *r,
+			   const struct gl_run *base, FILE *msg)
+{
+	size_t i, n = gpulat_stats_ngroups(base->stats, GPULAT_G_RING);
+	char what[256];
+	int failed = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct gpulat_group *b = gpulat_stats_group(base->stats, GPULAT_G_RING, i);
+
+		if (!gate_selects(g, b) || gl_find_ring(r, b, NULL))
+			continue;
+		group_label(base, what, sizeof(what), b);
+		fprintf(msg,
+			"%s: gate '%s' failed: %s: in the base trace only, nothing to "
+			"compare with\n",
+			GL_NAME, g->spec, what);
+		failed++;
+	}
+	return failed;
 }
 
 /**
@@ -664,6 +740,8 @@ int gl_gate_check(const struct gl_gate *g, const struct gl_run *r,
 			failed += ret;
 		}
 	}
+	if (base && g->kind == GPULAT_G_RING && gl_gate_needs_base(g))
+		failed += base_only_rings(g, r, base, msg);
 	if (!selected) {
 		fprintf(msg, "%s: gate '%s' failed: no %s in the trace matches it\n", GL_NAME,
 			g->spec, g->kind == GPULAT_G_RING ? "ring" :

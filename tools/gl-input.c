@@ -137,6 +137,7 @@ void gl_run_free(struct gl_run *r)
 int gl_run_read(struct gl_run *r)
 {
 	struct gpulat_session_counts c = { .sz = sizeof(c) };
+	char msg[2048], label[1024];
 	int k;
 
 	if (gpulat_session_run(r->session) < 0)
@@ -164,6 +165,12 @@ int gl_run_read(struct gl_run *r)
 	r->n_lost = c.lost;
 	r->n_orphan = c.orphan;
 	gl_frames_collect(r);
+	if (gl_filter_miss(r, msg, sizeof(msg))) {
+		/* empty tables and exit 0 would say "all fine" (issue 16) */
+		fprintf(stderr, "%s: %s: %s\n", GL_NAME, gl_run_label(r, label, sizeof(label)),
+			msg);
+		return -1;
+	}
 	r->rep = gpulat_report_new(r->session);
 	if (!r->rep) {
 		fprintf(stderr, "%s: %s\n", GL_NAME, strerror(errno));

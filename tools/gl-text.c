@@ -171,8 +171,9 @@ static void print_header(const struct gl_run *r, FILE *out)
 	fprintf(out, "%s: %s\n", GL_NAME, gl_run_label(r, label, sizeof(label)));
 	fprintf(out, "  %-12s %s\n", "kernel era", gpulat_era_name(r->era));
 	gl_textlog_header(r, out);
-	fprintf(out, "  %-12s %s - %s (%s)\n", "span", gl_fmt_ts(a, sizeof(a), r->first_ts),
-		gl_fmt_ts(b, sizeof(b), r->last_ts), DUR(c, r->last_ts - r->first_ts));
+	/* the span of the report model: --start/--end clip it (gpulat_report_span()) */
+	fprintf(out, "  %-12s %s - %s (%s)\n", "span", gl_fmt_ts(a, sizeof(a), r->span_first),
+		gl_fmt_ts(b, sizeof(b), r->span_last), DUR(c, r->span_last - r->span_first));
 
 	fprintf(out, "  %-12s", "devices");
 	if (!any_dev(r))

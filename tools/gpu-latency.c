@@ -60,7 +60,7 @@ static void usage(FILE *out)
 "  --threshold DUR     stall threshold (default 16.667ms, one 60 Hz frame, or\n"
 "                      the measured refresh interval when the trace has\n"
 "                      drm_vblank_event records); DUR like 500us, 5ms, 1.5s\n"
-"                      (no unit: ns)\n"
+"                      (the unit is required)\n"
 "  --frames            frames judged against the display's vblanks: per CRTC\n"
 "                      refresh, VRR, missed vblanks; per client frames asked\n"
 "                      for and got, frame times, late frames with their cause;\n"
@@ -242,10 +242,15 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 			gpulat_report_fields_doc(stdout);
 			return 1;
 		case OPT_JSON:
-			o->format = GL_FMT_JSON;
-			break;
 		case OPT_CSV:
-			o->format = GL_FMT_CSV;
+			/* one output format: the later one used to win silently */
+			if (o->format != GL_FMT_TEXT &&
+			    o->format != (c == OPT_JSON ? GL_FMT_JSON : GL_FMT_CSV)) {
+				fprintf(stderr, "%s: --json and --csv do not go together\n",
+					GL_NAME);
+				return -1;
+			}
+			o->format = c == OPT_JSON ? GL_FMT_JSON : GL_FMT_CSV;
 			break;
 		case OPT_JOBS:
 			o->jobs = true;
@@ -266,6 +271,10 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 					       "expected wait, hw_queue, exec, total or dep_wait");
 			break;
 		case OPT_THRESHOLD:
+			/* a bare number was ns: "--threshold 5" meant 5 ms, not 5 ns */
+			if (*optarg && !strpbrk(optarg, "nums"))
+				return bad_opt("--threshold", optarg,
+					       "needs a unit: 500us, 5ms, 1.5s");
 			if (gl_parse_duration(optarg, &o->stats.stall_threshold_ns) < 0)
 				return bad_opt("--threshold", optarg,
 					       "expected a duration like 500us, 5ms, 1.5s");
@@ -416,6 +425,13 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 		return -1;
 	if (o->filter.end_ns < o->filter.start_ns) {
 		fprintf(stderr, "%s: --end is before --start\n", GL_NAME);
+		return -1;
+	}
+	if (o->format == GL_FMT_CSV && (o->hist || o->explain || o->fence_path)) {
+		fprintf(stderr,
+			"%s: --csv has no --hist, --explain or --fence-path (use --json "
+			"or the text report)\n",
+			GL_NAME);
 		return -1;
 	}
 	if (o->jobs && o->format == GL_FMT_TEXT) {

@@ -171,6 +171,8 @@ int gl_filter_add_pids(struct gl_filter *f, const char *csv);
 bool gl_filter_active(const struct gl_filter *f);
 struct gpulat_session_opts;
 void gl_filter_session_opts(const struct gl_filter *f, struct gpulat_session_opts *so);
+struct gl_run;
+bool gl_filter_miss(const struct gl_run *r, char *buf, size_t len);
 
 /* gl-units.c */
 int gl_parse_duration(const char *s, uint64_t *ns);
@@ -197,6 +199,8 @@ int gl_json_report(const struct gl_run *r, FILE *out);
 int gl_csv_report(const struct gl_run *r, FILE *out);
 void gl_csv_header(FILE *out);
 int gl_compare_report(const struct gl_run *base, const struct gl_run *cur, FILE *out);
+const struct gpulat_group *gl_find_ring(const struct gl_run *r, const struct gpulat_group *g,
+					bool *by_name);
 
 /* gl-gate.c */
 struct gl_gate *gl_gate_parse(const char *spec, char *err, size_t errlen);

@@ -40,11 +40,29 @@ char *gpulat_ring_label(char *buf, size_t len, const char *dev, const char *ring
  * @ring: its name
  * @ring_ptr: its traced address label before 5.19, or NULL
  *
- * A ring is selected by its name ("gfx_0.0.0"), by its label
- * ("0000:03:00.0/gfx_0.0.0") or, before 5.19, by the address the trace holds.
+ * A ring is selected by every spelling the project prints: its name
+ * ("gfx_0.0.0"), its label ("0000:03:00.0/gfx_0.0.0", also with the short
+ * device "03:00.0/gfx_0.0.0"), KernelShark's "gfx_0.0.0@03:00.0" or, before
+ * 5.19, the address the trace holds ("0xffff888103f0a2c8").
  */
 bool gpulat_ring_match(const char *spec, const char *dev, const char *ring,
 		       const char *ring_ptr);
+
+/*
+ * gpulat_dev_match - does a user's device selector name @dev: the device as
+ * the events carry it ("0000:03:00.0") or without PCI domain 0 ("03:00.0").
+ */
+bool gpulat_dev_match(const char *spec, const char *dev);
+
+/**
+ * gpulat_ring_same - are rings of two traces the same ring (--compare)
+ * @by_name: set when they match by name only, because one side carries no
+ *	device (kernels before 6.17) and the other does; may be NULL
+ *
+ * Same name and same device, or same name when one side has no device.
+ */
+bool gpulat_ring_same(const char *dev_a, const char *ring_a, const char *dev_b, const char *ring_b,
+		      bool *by_name);
 
 /* true when @ring is the "0x..." address label of a const char * name (<= 5.18) */
 bool gpulat_ring_is_ptr(const char *ring);

@@ -308,6 +308,16 @@ struct gpulat_binding *gpulat_session_binding(const struct gpulat_session *s, in
 /* a copy of @str that lives as long as the session (equal strings: one copy) */
 const char *gpulat_session_intern(struct gpulat_session *s, const char *str);
 
+/*
+ * Before the filters (so that a filter that matched no job can say what the
+ * trace has): the distinct rings of the jobs (at most 64) and the time range
+ * of their stages (GPULAT_NONE without jobs).
+ */
+size_t gpulat_session_nseen_rings(const struct gpulat_session *s);
+int gpulat_session_seen_ring(const struct gpulat_session *s, size_t i, const char **dev,
+			     const char **ring, const char **ring_ptr);
+void gpulat_session_seen_window(const struct gpulat_session *s, uint64_t *first, uint64_t *last);
+
 /* Jobs filter of the opts, for hosts that keep their own pipeline. */
 struct gpulat_filter;
 struct gpulat_filter *gpulat_filter_new(const struct gpulat_session_opts *o);

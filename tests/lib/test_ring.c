@@ -36,6 +36,15 @@ static void test_match(void **state)
 	assert_false(gpulat_ring_match("0000:0b:00.0/gfx", "0000:03:00.0", "gfx", NULL));
 	assert_false(gpulat_ring_match("0000:03:00.0/", "0000:03:00.0", "gfx", NULL));
 	assert_true(gpulat_ring_match("gfx", "0000:03:00.0", "gfx", NULL));
+	/* every spelling the project prints (issue 16) */
+	assert_true(gpulat_ring_match("03:00.0/gfx", "0000:03:00.0", "gfx", NULL));
+	assert_true(gpulat_ring_match("gfx@03:00.0", "0000:03:00.0", "gfx", NULL));
+	assert_true(gpulat_ring_match("gfx@0000:03:00.0", "0000:03:00.0", "gfx", NULL));
+	assert_false(gpulat_ring_match("gfx@0b:00.0", "0000:03:00.0", "gfx", NULL));
+	assert_false(gpulat_ring_match("3:00.0/gfx", "0000:03:00.0", "gfx", NULL));
+	assert_true(gpulat_dev_match("03:00.0", "0000:03:00.0"));
+	assert_false(gpulat_dev_match("03:00.0", "0001:03:00.0"));
+	assert_false(gpulat_dev_match("", "0000:03:00.0"));
 	/* <= 5.18: the name and the address the trace holds */
 	assert_true(gpulat_ring_match("gfx_0.0.0", "", "gfx_0.0.0", "0xffff888103f102c8"));
 	assert_true(gpulat_ring_match("0xffff888103f102c8", "", "gfx_0.0.0",
