@@ -80,7 +80,7 @@ struct gpulat_reader_counts {
 	uint64_t	gpu_events;	/* gpu_scheduler, gpu_sched, dma_fence, fence, amdgpu */
 	uint64_t	lost_events;	/* sum of the missed-event counts */
 	uint64_t	lost_gaps;	/* records preceded by a gap (count may be unknown) */
-	uint64_t	damaged;	/* records of ours that could not be decoded */
+	uint64_t	damaged;	/* records never decoded (not in gpu_events) */
 	/* bounded memory (lib/read-merge.c, lib/read-drop.c) */
 	uint64_t	reopens;	/* libtracecmd handles replaced by fresh ones */
 	uint64_t	dropped_bytes;	/* file pages given back after reading */

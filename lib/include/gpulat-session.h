@@ -259,7 +259,7 @@ struct gpulat_session_counts {
 	size_t		sz;
 	uint64_t	events;		/* every record */
 	uint64_t	gpu_events;	/* gpu_scheduler, dma_fence, amdgpu records */
-	uint64_t	damaged;	/* records of ours that could not be decoded */
+	uint64_t	damaged;	/* records never decoded (not in gpu_events) */
 	uint64_t	lost_events;	/* sum of the missed-event counts */
 	uint64_t	lost_gaps;	/* records preceded by an overrun */
 	uint64_t	jobs_seen;	/* jobs before the filters */

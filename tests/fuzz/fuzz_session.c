@@ -358,7 +358,7 @@ static void check_results(struct gpulat_session *s, struct fzs *z)
 	int k;
 
 	gpulat_session_counts(s, &c);
-	if (c.gpu_events > c.events || c.damaged > c.gpu_events)
+	if (c.gpu_events + c.damaged > c.events)
 		fail("counts: events %" PRIu64 " gpu %" PRIu64 " damaged %" PRIu64, c.events,
 		     c.gpu_events, c.damaged);
 	if (c.jobs > c.jobs_seen || c.incomplete + c.lost + c.orphan > c.jobs)
