@@ -22,7 +22,8 @@
  *    "print fmt:" present, brackets balanced in each field declaration,
  *    parentheses and brackets balanced outside string and character
  *    literals in the print format (the two libtraceevent 1.7.1 crashes of
- *    tests/fuzz/FINDINGS.md T1, T2 fail here);
+ *    tests/fuzz/FINDINGS.md T1, T2 fail here), and every REC->field of the
+ *    print format declared (T6);
  *  - ring-buffer pages: the header of every page of uncompressed CPU data
  *    and of the first chunk of compressed CPU data (the pages libtracecmd
  *    loads while opening): commit size <= the page's data size, and a page
@@ -32,6 +33,7 @@
  * What fails is one reason string; read.c turns it into the one-line
  * "truncated or damaged" error naming the file.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -190,6 +192,47 @@ static const char *find(const char *s, const char *e, const char *what)
 	return NULL;
 }
 
+/* @name (@len bytes) is declared as a field in [t, e): " name;" or " name[" */
+static bool declared(const char *t, const char *e, const char *name, size_t len)
+{
+	const char *p;
+
+	for (p = t + 1; p + len < e; p++) {
+		if (memcmp(p, name, len) || (p[-1] != ' ' && p[-1] != '\t' && p[-1] != '*'))
+			continue;
+		if (p[len] == ';' || p[len] == '[')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * the value of every __print_flags() / __print_symbolic() names declared
+ * fields only: libtraceevent 1.7.1 dereferences NULL for an unknown field
+ * there (FINDINGS T6); elsewhere an unknown field is a layout the binding
+ * reports itself. A kernel's formats always name their own fields.
+ */
+static bool fields_known(const char *t, const char *pf, const char *e)
+{
+	const char *p = pf, *q, *end;
+
+	while ((p = find(p, e, "__print_"))) {
+		/* the value runs to the flag delimiter or first symbol: a quote or '{' */
+		for (end = p; end < e && *end != '"' && *end != '{'; end++)
+			;
+		while ((p = find(p, end, "REC->"))) {
+			p += 5;
+			for (q = p; q < end && (isalnum((unsigned char)*q) || *q == '_'); q++)
+				;
+			if (q == p || !declared(t, pf, p, (size_t)(q - p)))
+				return false;
+			p = q;
+		}
+		p = end;
+	}
+	return true;
+}
+
 /* one events/SYSTEM/EVENT/format text; a reason or NULL */
 static const char *format_problem(const char *t, size_t n)
 {
@@ -212,6 +255,8 @@ static const char *format_problem(const char *t, size_t n)
 	/* to the end: a string literal may hold a newline (xe_guc_ctb_h2g of 6.12) */
 	if (!balanced(pf + 12, e, true))
 		return "an unbalanced print fmt";
+	if (!fields_known(t, pf, e))
+		return "a print fmt naming a field the format does not declare";
 	return NULL;
 }
 
