@@ -17,6 +17,7 @@
 #define _GNU_SOURCE	/* memmem */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +217,21 @@ static struct evname *find_name(struct gpulat_text *x, const char *s, size_t n)
 /* ------------------------------------------------------------------------ */
 /* Line contexts                                                              */
 
+/*
+ * The decimal digits at @s (up to @e) as an int; a number too big for one
+ * gives INT_MAX, never an overflow. Returns the first byte after the digits.
+ */
+static const char *scan_small(const char *s, const char *e, int *v)
+{
+	const char *p;
+	int x = 0;
+
+	for (p = s; p < e && is_digit(*p); p++)
+		x = x > (INT_MAX - 9) / 10 ? INT_MAX : x * 10 + (*p - '0');
+	*v = x;
+	return p;
+}
+
 /* "1234.567890" / "1234.567890123" / "123456789" up to @e; NULL if not one */
 static const char *scan_ts(const char *s, const char *e, uint64_t *ts, int *frac)
 {
@@ -324,8 +340,7 @@ static bool parse_std(const char *s, const char *e, struct lctx *c)
 		if (!b)
 			return false;
 		if (b > start && b[-1] == ' ' && b + 2 < e && is_digit(b[1])) {
-			for (p = b + 1, cpu = 0; p < e && is_digit(*p); p++)
-				cpu = cpu * 10 + (*p - '0');
+			p = scan_small(b + 1, e, &cpu);
 			if (p < e && *p == ']' && p + 1 < e && p[1] == ' ' && cpu < MAX_CPUS)
 				break;
 		}
@@ -349,7 +364,9 @@ static bool parse_std(const char *s, const char *e, struct lctx *c)
 		q--;
 	if (q == p || q == start || q[-1] != '-')
 		return false;
-	c->pid = atoi(q);
+	scan_small(q, p, &c->pid);
+	if (c->pid == INT_MAX)
+		return false;
 	c->comm = start;
 	c->comm_len = (size_t)(q - 1 - start);
 
@@ -396,12 +413,12 @@ static bool parse_lat(const char *s, const char *e, struct lctx *c)
 	while (c->comm < s + 8 && *c->comm == ' ')
 		c->comm++;
 	c->comm_len = (size_t)(s + 8 - c->comm);
-	for (p = s + 9, c->pid = 0; p < e && is_digit(*p); p++)
-		c->pid = c->pid * 10 + (*p - '0');
+	p = scan_small(s + 9, e, &c->pid);
+	if (c->pid == INT_MAX)
+		return false;
 	while (p < e && *p == ' ')
 		p++;
-	for (c->cpu = 0, q = p; q < e && is_digit(*q); q++)
-		c->cpu = c->cpu * 10 + (*q - '0');
+	q = scan_small(p, e, &c->cpu);
 	if (q == p || c->cpu >= MAX_CPUS)
 		return false;
 	f = flags_end(q, e);
@@ -477,15 +494,13 @@ static void header_line(struct gpulat_text *x, const char *s, const char *e)
 static int lost_marker(const char *s, const char *e, int *cpu, uint64_t *count)
 {
 	const char *p;
-	char *end;
 
 	while (s < e && *s == ' ')
 		s++;
 	if (!starts(s, e, "CPU:"))
 		return 0;
-	*cpu = (int)strtol(s + 4, &end, 10);
-	p = end;
-	if (p == s + 4 || *cpu < 0 || *cpu >= MAX_CPUS || !starts(p, e, " ["))
+	p = scan_small(s + 4, e, cpu);
+	if (p == s + 4 || *cpu >= MAX_CPUS || !starts(p, e, " ["))
 		return 0;
 	p += 2;
 	*count = 0;
