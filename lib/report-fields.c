@@ -173,6 +173,7 @@ U64_GET(g_lost, GR(o)->lost)
 U64_GET(g_hangs, GR(o)->hangs)
 U64_GET(g_start_measured, GR(o)->start_measured)
 U64_GET(g_done_late, GR(o)->done_late)
+U64_GET(g_exec_measured, GR(o)->exec_measured)
 
 static void g_busy_ns(const void *o, struct gpulat_value *v)
 {
@@ -325,6 +326,11 @@ STAGE(j_signal_ts, j_signal_cpu, GPULAT_ST_SIGNAL)
 static void j_start_timing(const void *o, struct gpulat_value *v)
 {
 	v_str(v, JB(o)->start_ts == GPULAT_NONE ? NULL : gpulat_timing_start(JB(o)));
+}
+
+static void j_exec_timing(const void *o, struct gpulat_value *v)
+{
+	v_str(v, JB(o)->exec == GPULAT_NONE ? NULL : gpulat_timing_exec(JB(o)));
 }
 
 static void j_done_timing(const void *o, struct gpulat_value *v)
@@ -575,12 +581,6 @@ static const struct gpulat_field fields[] = {
 	  "no done event by the end of the trace" },
 	{ "lost", NULL, "lost", GPULAT_UNIT_COUNT, GROUPS, GATE, g_lost,
 	  "lost or orphan (a stage missing)" },
-	{ "hangs", NULL, "hung", GPULAT_UNIT_COUNT, GROUPS, NO_CSV, g_hangs,
-	  "jobs the driver reported hung (xe: timed out, error, banned)" },
-	{ "start_measured", NULL, "start measured", GPULAT_UNIT_COUNT, GROUPS, NO_CSV,
-	  g_start_measured, "jobs whose start on the hardware was traced (i915_request_in)" },
-	{ "done_late", NULL, "done late", GPULAT_UNIT_COUNT, GROUPS, NO_CSV, g_done_late,
-	  "jobs whose done is an upper bound (i915_request_retire)" },
 	{ "busy_ns", NULL, "busy", GPULAT_UNIT_NS, R(RING) | R(DEVICE), 0, g_busy_ns,
 	  "union of the jobs' [start, done] intervals" },
 	{ "busy_pct", "busy", "busy%", GPULAT_UNIT_PCT, R(RING) | R(DEVICE), GATE, g_busy_pct,
@@ -589,6 +589,18 @@ static const struct gpulat_field fields[] = {
 	  "most jobs queued and not done at once" },
 	{ "avg_depth", NULL, "avg depth", GPULAT_UNIT_RATIO, R(RING) | R(DEVICE), GATE, g_avg_depth,
 	  "jobs queued and not done, time-weighted over the span" },
+	/*
+	 * What the driver measured or reported (lib/track-{i915,xe,hw}.c), at
+	 * the end of the group row so the CSV columns before them stay put.
+	 */
+	{ "hangs", NULL, "hung", GPULAT_UNIT_COUNT, GROUPS, 0, g_hangs,
+	  "jobs the driver reported hung (xe: timed out, error, banned)" },
+	{ "start_measured", NULL, "start measured", GPULAT_UNIT_COUNT, GROUPS, 0, g_start_measured,
+	  "jobs whose start on the hardware was traced (i915_request_in, msm, v3d)" },
+	{ "done_late", NULL, "done late", GPULAT_UNIT_COUNT, GROUPS, 0, g_done_late,
+	  "jobs whose done is an upper bound (i915_request_retire)" },
+	{ "exec_measured", NULL, "exec measured", GPULAT_UNIT_COUNT, GROUPS, 0, g_exec_measured,
+	  "jobs whose exec the GPU's own clock measured (msm_gpu_submit_retired)" },
 
 	/* one metric (wait hw_queue exec total dep_wait) of a group: STAT.METRIC */
 	{ "n", NULL, "n", GPULAT_UNIT_COUNT, R(SUMMARY), GATE, s_n, "jobs with a value" },
@@ -653,12 +665,6 @@ static const struct gpulat_field fields[] = {
 	{ "total", NULL, "total", GPULAT_UNIT_NS, R(JOB), 0, j_total, "queue -> done" },
 	{ "dep_wait", NULL, "dep_wait", GPULAT_UNIT_NS, R(JOB), 0, j_dep_wait,
 	  "time blocked on dependencies" },
-	{ "start_timing", NULL, "start timing", GPULAT_UNIT_NONE, R(JOB), NO_CSV, j_start_timing,
-	  "measured (traced on the hardware) or inferred (ring FIFO)" },
-	{ "done_timing", NULL, "done timing", GPULAT_UNIT_NONE, R(JOB), NO_CSV, j_done_timing,
-	  "exact, or late (an upper bound)" },
-	{ "hang", NULL, "hang", GPULAT_UNIT_NONE, R(JOB), NO_CSV | GPULAT_FIELD_LIST, j_hang,
-	  "what the driver reported: timedout, error, banned" },
 	{ "job_count", NULL, "job count", GPULAT_UNIT_COUNT, R(JOB), 0, j_job_count,
 	  "jobs queued on the entity at queue" },
 	{ "hw_job_count", NULL, "hw job count", GPULAT_UNIT_COUNT, R(JOB), 0, j_hw_job_count,
@@ -668,6 +674,15 @@ static const struct gpulat_field fields[] = {
 	{ "n_deps", NULL, "deps", GPULAT_UNIT_COUNT, R(JOB), 0, j_n_deps, "dependencies" },
 	{ "deps", NULL, "deps", GPULAT_UNIT_NONE, R(JOB), NO_CSV, j_deps,
 	  "the dependencies (dep rows)" },
+	/* how the driver's events timed the job, at the end of the job row (CSV) */
+	{ "start_timing", NULL, "start timing", GPULAT_UNIT_NONE, R(JOB), 0, j_start_timing,
+	  "measured (traced on the hardware) or inferred (ring FIFO)" },
+	{ "exec_timing", NULL, "exec timing", GPULAT_UNIT_NONE, R(JOB), 0, j_exec_timing,
+	  "measured (the GPU's clock, msm) or derived (done - start)" },
+	{ "done_timing", NULL, "done timing", GPULAT_UNIT_NONE, R(JOB), 0, j_done_timing,
+	  "exact, or late (an upper bound)" },
+	{ "hang", NULL, "hang", GPULAT_UNIT_NONE, R(JOB), GPULAT_FIELD_LIST, j_hang,
+	  "what the driver reported: timedout, error, banned (CSV: '|'-separated)" },
 
 	/* a job's dependency */
 	{ "fence_ctx", NULL, "ctx", GPULAT_UNIT_NONE, R(DEP), 0, d_ctx,

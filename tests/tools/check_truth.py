@@ -15,9 +15,16 @@ Checked, field by field (docs/truth-format.md):
     ring + queue timestamp): status, pid, comm, every stage timestamp and CPU,
     start_ts and the five metrics; for jobs that did not complete only the
     stages the trace still holds and lost_stages.
+  - what the driver's events measured or reported (docs/truth-format.md):
+    per complete job start_timing, exec_timing (absent from the truth:
+    derived) and done_timing, per job hang (absent: none); per ring hangs,
+    start_measured, exec_measured and done_late, counted from the truth's
+    jobs; and the same per-job values in the --csv --jobs columns.
 Exit 0 when everything matches, 1 with a list of the differences.
 No pip packages: json and subprocess only.
 """
+import csv
+import io
 import json
 import math
 import subprocess
@@ -49,14 +56,39 @@ class Diff:
             self.items.append(f"{what}: report {ours!r}, truth {truth!r}")
 
 
-def run_tool(tool, trace):
-    p = subprocess.run([tool, "--json", "--jobs", "-q", trace], capture_output=True, text=True)
+def run_tool(tool, trace, fmt="--json"):
+    p = subprocess.run([tool, fmt, "--jobs", "-q", trace], capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"check_truth: {tool} failed ({p.returncode}): {p.stderr.strip()}")
+    if fmt == "--csv":
+        return list(csv.DictReader(io.StringIO(p.stdout)))
     try:
         return json.loads(p.stdout)
     except json.JSONDecodeError as e:
         sys.exit(f"check_truth: the report is not JSON: {e}")
+
+
+# the driver fields of a job (lib/track-{i915,xe,hw}.c), truth defaults
+DRIVER_JOB = ("start_timing", "exec_timing", "done_timing", "hang")
+DRIVER_TIMING = DRIVER_JOB[:3]
+
+
+def driver_truth(t):
+    return {"start_timing": t.get("start_timing"),
+            "exec_timing": t.get("exec_timing", "derived"),
+            "done_timing": t.get("done_timing"),
+            "hang": sorted(t.get("hang") or [])}
+
+
+def driver_counts(jobs):
+    """per ring counts of the driver fields, from per-job values"""
+    c = {"hangs": 0, "start_measured": 0, "exec_measured": 0, "done_late": 0}
+    for v in jobs:
+        c["hangs"] += bool(v["hang"])
+        c["start_measured"] += v["start_timing"] == "measured"
+        c["exec_measured"] += v["exec_timing"] == "measured"
+        c["done_late"] += v["done_timing"] == "late"
+    return c
 
 
 def ring_key(dev, label):
@@ -107,6 +139,10 @@ def compare_rings(d, ours, truth):
                 continue
             d.eq(f"ring {name} {f}", o.get(f), t.get(f))
         d.close(f"ring {name} busy_pct", o.get("busy_pct"), t.get("busy_pct"))
+        tj = [driver_truth(j) for j in truth["jobs"] if j["status"] == "complete" and
+              ring_key(j["dev"], shown_ring(truth, j)) == key]
+        for f, v in driver_counts(tj).items():
+            d.eq(f"ring {name} {f}", o.get(f), t.get(f, v) if f == "hangs" else v)
         for m in METRICS:
             tm, om = t.get(m), o.get(m)
             if tm is None:
@@ -156,11 +192,30 @@ def compare_jobs(d, ours, truth):
             d.eq(f"{name} {st}_ts", o.get(f"{st}_ts"), t.get(f"{st}_ts"))
             if t.get(f"{st}_ts") is not None:
                 d.eq(f"{name} {st}_cpu", o.get(f"{st}_cpu"), t.get(f"{st}_cpu"))
+        # what the driver reported, whether or not the job completed
+        d.eq(f"{name} hang", sorted(o.get("hang") or []), driver_truth(t)["hang"])
         if t["status"] != "complete":
             continue
         d.eq(f"{name} start_ts", o.get("start_ts"), t.get("start_ts"))
         for m in METRICS:
             d.eq(f"{name} {m}", o.get(m), t.get(m))
+        want = driver_truth(t)
+        for f in DRIVER_TIMING:
+            d.eq(f"{name} {f}", o.get(f), want[f])
+
+
+def compare_csv(d, ours, rows):
+    """the driver columns of --csv --jobs equal the JSON jobs (checked above)"""
+    by_index = {str(j["index"]): j for j in ours.get("jobs", [])}
+    d.eq("CSV jobs", len(rows), len(by_index))
+    for r in rows:
+        j = by_index.get(r["index"])
+        if j is None:
+            d.items.append(f"CSV job {r['index']}: not in the JSON")
+            continue
+        for f in DRIVER_JOB:
+            want = "|".join(j[f] or []) if f == "hang" else (j[f] or "")
+            d.eq(f"CSV job {r['index']} {f}", r.get(f), want)
 
 
 def main():
@@ -186,6 +241,7 @@ def main():
     d.eq("jobs", ours["counts"]["jobs"], len(truth["jobs"]))
     compare_rings(d, ours, truth)
     compare_jobs(d, ours, truth)
+    compare_csv(d, ours, run_tool(tool, trace, "--csv"))
 
     if d.items:
         print(f"{trace}: {len(d.items)} of {d.checked} checks differ from {truth_path}:")

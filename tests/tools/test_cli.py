@@ -26,12 +26,14 @@ import re
 failures = []
 
 CSV_HEADER = ("group,dev,ring,pid,comm,client_id,jobs,complete,incomplete,lost,busy_ns,"
-              "busy_pct,max_depth,avg_depth,metric,n,min,max,mean,stddev,p50,p90,p99,p999,"
+              "busy_pct,max_depth,avg_depth,hangs,start_measured,done_late,exec_measured,"
+              "metric,n,min,max,mean,stddev,p50,p90,p99,p999,"
               "exact,max_ts,max_cpu")
 CSV_JOBS_HEADER = ("index,dev,ring,pid,comm,client_id,id,fence_ptr,fence_ctx,fence_seqno,"
                    "status,queue_ts,queue_cpu,run_ts,run_cpu,done_ts,done_cpu,signal_ts,"
                    "signal_cpu,start_ts,wait,hw_queue,exec,total,dep_wait,job_count,"
-                   "hw_job_count,n_deps,lost_stages")
+                   "hw_job_count,n_deps,start_timing,exec_timing,done_timing,lost_stages,"
+                   "hang")
 CSV_COMPARE_HEADER = "dev,ring,metric,stat,base,current,delta,delta_pct"
 TS_CPU = re.compile(r"\b\d+\.\d{6} \[\d{3}\]")
 
