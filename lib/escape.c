@@ -80,7 +80,7 @@ static bool hidden_control(uint32_t c)
 }
 
 /* a spreadsheet would read the field as a formula (CSV injection) */
-static bool formula_start(const char *s, size_t n)
+bool gpulat_esc_formula(const char *s, size_t n)
 {
 	if (!n)
 		return false;
@@ -125,7 +125,7 @@ static void escape(struct out *o, const char *src, size_t n, enum gpulat_esc how
 		quote = csv_needs_quotes(src, n);
 		if (quote)
 			put(o, "\"", 1);
-		if (formula_start(src, n))
+		if (gpulat_esc_formula(src, n))
 			put(o, "'", 1);
 	}
 	for (i = 0; i < n; i += k) {

@@ -6,26 +6,42 @@
  * cells and JSON null; OPTIONAL fields are left out of JSON when null.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
+#include "gpulat-escape.h"
 #include "report-int.h"
 
-/* RFC 4180: quote fields with a comma, quote or line break */
+/*
+ * RFC 4180: quote fields with a comma, quote or line break, or a blank at
+ * either end; a field a spreadsheet would run as a formula ("=cmd|...",
+ * a comm or ring name from an untrusted trace) gets a leading ' (the rule
+ * of GPULAT_ESC_CSV; @s is already in TEXT form, so it is not escaped again)
+ */
 void gpulat_csv_str(FILE *out, const char *s)
 {
+	size_t n;
+	bool quote;
+
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
+	n = strlen(s);
+	quote = strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[n - 1] == ' '));
+	if (!quote && !gpulat_esc_formula(s, n)) {
 		fputs(s, out);
 		return;
 	}
-	fputc('"', out);
+	if (quote)
+		fputc('"', out);
+	if (gpulat_esc_formula(s, n))
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
 		fputc(*s, out);
 	}
-	fputc('"', out);
+	if (quote)
+		fputc('"', out);
 }
 
 /* the columns of @row: the group rows share the columns of all four */

@@ -26,6 +26,7 @@
 #ifndef _GPULAT_ESCAPE_H
 #define _GPULAT_ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -58,6 +59,13 @@ size_t gpulat_escape(char *dst, size_t len, const char *src, enum gpulat_esc how
 
 /* the same for @n bytes at @src (NUL bytes included, escaped) */
 size_t gpulat_escape_n(char *dst, size_t len, const char *src, size_t n, enum gpulat_esc how);
+
+/*
+ * gpulat_esc_formula - true when a spreadsheet would read the @n bytes at @s
+ * as a formula (the CSV rule above): writers of strings that are already in
+ * TEXT form (interned names) prefix such a field with '
+ */
+bool gpulat_esc_formula(const char *s, size_t n);
 
 /**
  * gpulat_escape_buf - the whole escaped form of @n bytes at @src

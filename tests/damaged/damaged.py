@@ -1062,6 +1062,62 @@ def names_trace(c, path):
     return path
 
 
+# ring and comm names a spreadsheet would run as formulas (CSV injection)
+FORMULA_RING = b"=HYPERLINK(\"http://x\",\"gfx\")"
+FORMULA_COMM = "+cmd|' /C calc'!A0"
+
+
+def formula_cell(cell):
+    """the CSV rule of lib/include/gpulat-escape.h, written again: = + @ | or a
+    '-' not followed by a letter start a formula"""
+    if not cell:
+        return False
+    if cell[0] in "=+@|":
+        return True
+    return cell[0] == "-" and (len(cell) == 1 or not cell[1].isascii() or
+                               not cell[1].isalpha())
+
+
+def kind_formula_names(c, d):
+    """--csv and --csv --jobs give no cell a spreadsheet would run: the
+    formula-like ring and comm reach the CSV with a leading quote mark"""
+    p = os.path.join(d, "formula-names.dat")
+    t = mkdat.Trace(c.a.formats, keep_order=True)
+    for n in ("drm_sched_job_queue", "drm_sched_job_run", "drm_sched_job_done"):
+        t.load(ERA617, "gpu_scheduler", n)
+    t.load(ERA61, "dma_fence", "dma_fence_signaled")
+    t.comm(1000, FORMULA_COMM)
+    for i in range(4):
+        base = {"name": FORMULA_RING, "dev": b"0000:03:00.0", "fence_context": 101,
+                "fence_seqno": i + 1, "client_id": 7, "job_count": 1, "hw_job_count": 1}
+        q = 1000000000 + i * 10000000
+        t.event(0, q, "drm_sched_job_queue", 1000, base)
+        t.event(1, q + 20000, "drm_sched_job_run", 1000, base)
+        t.event(1, q + 200000, "drm_sched_job_done", 0, base)
+        t.event(1, q + 201000, "dma_fence_signaled", 0,
+                {"driver": b"drm", "timeline": FORMULA_RING, "context": 101,
+                 "seqno": i + 1})
+    t.write(p)
+    import csv
+    import io
+    for args in (["--csv"], ["--csv", "--jobs"]):
+        rc, out, err = run([c.a.tool] + args + [p], env=tool_env())
+        what = "formula" + "".join(args).replace("--", "-")
+        if rc != 0:
+            c.fail("names:" + what, "exit %s: %r" % (rc, err[-300:]))
+            continue
+        rows = list(csv.reader(io.StringIO(out.decode("utf-8", "replace"))))
+        cells = [x for row in rows for x in row]
+        bad = [x for x in cells if formula_cell(x)]
+        if bad:
+            c.fail("names:" + what, "CSV cells a spreadsheet would run: %r" % bad[:3])
+        elif "'" + FORMULA_RING.decode() not in cells:
+            c.fail("names:" + what, "no cell holds the quoted ring %r: %r"
+                   % ("'" + FORMULA_RING.decode(), cells[:40]))
+        else:
+            c.count("names", what)
+
+
 def kind_names(c):
     """every front end shows trace strings escaped: no control byte on the
     terminal, no forged line, strict UTF-8 JSON and CSV holding the TEXT form"""
@@ -1117,6 +1173,7 @@ def kind_names(c):
             c.fail("names:csv-values", "no CSV cell holds the escaped ring %r" % ring)
     except (UnicodeDecodeError, ValueError) as e:
         c.fail("names:csv", "not UTF-8 CSV: %s" % e)
+    kind_formula_names(c, d)
     if c.a.plugin_dir:
         opts = ["-O", "gpu_sched:annotate", "-O", "gpu_sched:summary"] if c.opts_ok else []
         rc, out, err = run(["trace-cmd", "report"] + opts + [p],
