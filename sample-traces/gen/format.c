@@ -119,9 +119,9 @@ static bool system_used(const char *system, const struct gen_scenario *sc)
 		return sc->era == ERA_I915;
 	if (!strcmp(system, "xe"))
 		return sc->xe;
-	/* i915 does not use drm_sched */
+	/* i915 does not use drm_sched; amdgpu-only recordings leave it out */
 	if (!strcmp(system, "gpu_scheduler"))
-		return sc->era != ERA_I915;
+		return sc->era != ERA_I915 && !sc->no_sched;
 	return true;
 }
 

@@ -116,6 +116,13 @@ struct gen_scenario {
 	enum gen_era	era;
 	bool		dma_fence;
 	bool		amdgpu;
+	/*
+	 * amdgpu only: no gpu_scheduler events or formats at all, as
+	 * `trace-cmd record -e amdgpu -e dma_fence` gives. A reader sees
+	 * amdgpu_cs_ioctl as the queue, amdgpu_sched_run_job as the run and the
+	 * finished fence's dma_fence_signaled as the done.
+	 */
+	bool		no_sched;
 	int		cpus;
 	uint64_t	duration;	/* submissions stop here */
 	uint64_t	tail;		/* simulated time after that */
@@ -333,6 +340,7 @@ struct gen_job {
 	int		next;		/* entity / hw queue link */
 	/* diagnosis truth (diag.c); 0 = none */
 	uint64_t	irq_ts;		/* GPU irq_handler_entry around its done */
+	uint64_t	amd_cs_ts, amd_run_ts;	/* amdgpu_cs_ioctl, amdgpu_sched_run_job */
 	uint64_t	wstart_ts, wend_ts;	/* first dma_fence wait on it */
 	int		cause;		/* enum gen_diag_kind */
 	uint8_t		hang;		/* xe: HANG_* reported for it */
@@ -489,6 +497,7 @@ struct gen_sim {
 int gen_sim_run(struct gen_sim *s);
 void gen_sim_free(struct gen_sim *s);
 void gen_sim_check(const struct gen_sim *s);	/* FIFO/credit invariants */
+void gen_sim_amdgpu_only(struct gen_sim *s);	/* stages as no_sched traces show them */
 
 /* emit.c: one call per trace event, returns true when written */
 bool gen_emit(struct gen_sim *s, enum gen_ev ev, int cpu, uint64_t want,

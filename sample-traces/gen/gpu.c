@@ -290,6 +290,7 @@ void gpu_emit_amd_job(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 {
 	uint64_t num_ibs = 1 + (j->seqno & 1);
 	const char *ring = ring_cfg(s, j)->name;
+	uint64_t ts = GEN_NONE;
 
 	if (!s->sc->amdgpu)
 		return;
@@ -304,7 +305,7 @@ void gpu_emit_amd_job(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 		};
 		if (ev == EV_AMD_RUN)
 			v[3] = v[4], v[4] = v[5];
-		emit_at(s, ev, cpu, pid, 0, v, ev == EV_AMD_RUN ? 5 : 6, t, NULL);
+		emit_at(s, ev, cpu, pid, 0, v, ev == EV_AMD_RUN ? 5 : 6, t, &ts);
 	} else {
 		struct gen_fval v[] = {
 			FV_NUM("sched_job_id", j->id),
@@ -317,8 +318,12 @@ void gpu_emit_amd_job(struct gen_sim *s, enum gen_ev ev, struct gen_job *j,
 		};
 		if (ev == EV_AMD_RUN)
 			v[4] = v[5], v[5] = v[6];
-		emit_at(s, ev, cpu, pid, 0, v, ev == EV_AMD_RUN ? 6 : 7, t, NULL);
+		emit_at(s, ev, cpu, pid, 0, v, ev == EV_AMD_RUN ? 6 : 7, t, &ts);
 	}
+	if (ev == EV_AMD_CS)
+		j->amd_cs_ts = ts;
+	else
+		j->amd_run_ts = ts;
 }
 
 /*

@@ -239,6 +239,8 @@ static int simulate(struct gen_sim *s, const struct gen_opts *o, const char *tmp
 		ret = -EIO;
 	s->ev_truth = NULL;
 	gen_sim_check(s);
+	if (s->sc->no_sched)
+		gen_sim_amdgpu_only(s);
 	return ret;
 }
 

@@ -253,6 +253,12 @@ static const struct gen_scenario scenarios[] = {
 		.amdgpu = true,
 	},
 	{
+		/* recorded with -e amdgpu -e dma_fence: the driver's view only */
+		DESKTOP(ERA_519, "amdgpu-only",
+			"amdgpu_cs_ioctl, amdgpu_sched_run_job and dma_fence only: no gpu_scheduler events"),
+		.amdgpu = true, .no_sched = true,
+	},
+	{
 		DESKTOP(ERA_617, "seqno-wrap",
 			"6.17+, entity seqnos start just below 2^32: u32 dma_fence seqnos wrap"),
 		.duration = MS(1000), .seqno_start = 4294967296ULL - 40,

@@ -754,3 +754,26 @@ void gen_sim_free(struct gen_sim *s)
 	s->delivered = NULL;
 	s->nprocs = 0;
 }
+
+/*
+ * amdgpu-only traces (no gpu_scheduler events): what the trace shows of each
+ * job, for the truth file. amdgpu_cs_ioctl is the queue (same CPU, just
+ * before where the queue event would be), amdgpu_sched_run_job the run, the
+ * finished fence's dma_fence_signaled the done (and the signal); a job whose
+ * finished fence was not signalled by the end is incomplete. Called after
+ * gen_sim_check(), which checks the model's own stages.
+ */
+void gen_sim_amdgpu_only(struct gen_sim *s)
+{
+	int i;
+
+	for (i = 0; i < s->njobs; i++) {
+		struct gen_job *J = &s->jobs[i];
+
+		J->queue_ts = J->amd_cs_ts;
+		if (J->run_ts != GEN_NONE)
+			J->run_ts = J->amd_run_ts;
+		J->done_ts = J->signal_ts;
+		J->done_cpu = J->signal_ts != GEN_NONE ? J->signal_cpu : -1;
+	}
+}

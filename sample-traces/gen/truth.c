@@ -238,9 +238,10 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 	add(o, "ring_label", json_object_new_string(buf));
 	add(o, "id", e617 ? NULL : json_object_new_uint64(J->id));
 	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)J->fence_ptr);
-	add(o, "fence_ptr", e617 ? NULL : json_object_new_string(buf));
+	/* pointers only the gpu_scheduler events carry (none in no_sched traces) */
+	add(o, "fence_ptr", e617 || s->sc->no_sched ? NULL : json_object_new_string(buf));
 	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)s->ents[J->entity].ptr);
-	add(o, "entity", e617 ? NULL : json_object_new_string(buf));
+	add(o, "entity", e617 || s->sc->no_sched ? NULL : json_object_new_string(buf));
 	add(o, "fence_ctx", json_object_new_uint64(J->ctx));
 	add(o, "fence_seqno", json_object_new_uint64(J->seqno));
 	add(o, "client_id",
@@ -504,7 +505,9 @@ static void write_header(FILE *fp, const struct gen_sim *s, const struct gen_run
 	fprintf(fp, "{\n  \"generator\": \"%s\",\n  \"scenario\": \"%s\",\n", GEN_VERSION, ri->scenario);
 	fprintf(fp, "  \"description\": \"%s\",\n", sc->desc);
 	fprintf(fp, "  \"seed\": %llu,\n  \"era\": \"%s\",\n  \"file_version\": %d,\n",
-		(unsigned long long)ri->seed, gen_era_name(sc->era), ri->file_version);
+		(unsigned long long)ri->seed,
+		/* the core library's era of a trace without gpu_scheduler events */
+		sc->no_sched ? "amdgpu" : gen_era_name(sc->era), ri->file_version);
 	fprintf(fp, "  \"first_ts\": %llu, \"last_ts\": %llu,\n  \"cpus\": %d,\n",
 		(unsigned long long)s->pages->first_ts, (unsigned long long)s->pages->last_ts,
 		sc->cpus);

@@ -194,6 +194,15 @@ STAGE_EVENTS_I915 = {
     'signal': ('dma_fence_signaled',),
 }
 
+# amdgpu only (no gpu_scheduler events): the driver's events and the finished
+# fence's signal, which is also the done
+STAGE_EVENTS_AMDGPU = {
+    'queue': ('amdgpu_cs_ioctl',),
+    'run': ('amdgpu_sched_run_job',),
+    'done': ('dma_fence_signaled',),
+    'signal': ('dma_fence_signaled',),
+}
+
 
 def check_jobs(c, truth):
     events = truth.get('events')
@@ -215,7 +224,8 @@ def check_jobs(c, truth):
         for stage in j['lost_stages']:
             if j[stage + '_ts'] is not None:
                 c.fail('job %d: lost %s has a time' % (k, stage))
-        stage_events = STAGE_EVENTS_I915 if truth['era'] == 'i915' else STAGE_EVENTS
+        stage_events = {'i915': STAGE_EVENTS_I915,
+                        'amdgpu': STAGE_EVENTS_AMDGPU}.get(truth['era'], STAGE_EVENTS)
         for stage, names in stage_events.items():
             ts, cpu = j[stage + '_ts'], j[stage + '_cpu']
             if ts is None or stage in j['lost_stages']:

@@ -16,7 +16,7 @@ FRAME = 16666667
 # 10-30% of all events); scenarios that inject CPU load are not held to it
 BACKGROUND_MIX = {'steady', 'steady-617', 'stutter', 'deps', 'deps-617', 'saturated',
                   'hang', 'two-gpus', 'fence-reuse', 'signal-ooo', 'lost-events',
-                  'era-pre57', 'era-57', 'amdgpu', 'amdgpu-617', 'seqno-wrap',
+                  'era-pre57', 'era-57', 'amdgpu', 'amdgpu-617', 'amdgpu-only', 'seqno-wrap',
                   'i915', 'i915-ll'}
 
 
@@ -114,6 +114,14 @@ def check(name, t, fail):
     elif name == 'era-57':
         if not all(j['ring_label'].startswith('0x') for j in jobs):
             fail('ring_label is not the name pointer')
+    elif name == 'amdgpu-only':
+        # `trace-cmd record -e amdgpu -e dma_fence`: the driver's view only
+        if any(e['system'] == 'gpu_scheduler' for e in t.get('events', [])):
+            fail('gpu_scheduler events in an amdgpu-only trace')
+        if t['era'] != 'amdgpu' or not jobs or any(j['status'] != 'complete' for j in jobs):
+            fail('amdgpu-only: not all jobs complete in the amdgpu era')
+        if any(j['done_ts'] != j['signal_ts'] for j in jobs):
+            fail('amdgpu-only: done is not the finished fence signal')
     elif name.startswith('amdgpu'):
         if not events(t, 'amdgpu_cs_ioctl') or not events(t, 'amdgpu_iv'):
             fail('no amdgpu events')
@@ -133,7 +141,8 @@ def check(name, t, fail):
         s = [j['fence_seqno'] for j in jobs]
         if not (min(s) < 2 ** 32 <= max(s)):
             fail('seqnos do not cross 2^32')
-    if name.startswith('deps') or name.startswith('era-') or name.startswith('amdgpu'):
+    # amdgpu-only traces show no dependencies (no wait_dep / add_dep events)
+    if name.startswith(('deps', 'era-')) or name in ('amdgpu', 'amdgpu-617'):
         if not any(j['deps'] and j['dep_wait'] for j in jobs):
             fail('no job waited on a dependency')
     gpu = t['counts']['gpu_events'] / max(1, t['counts']['events'])
