@@ -38,6 +38,8 @@ int gpulat__tk_on_amd(struct gpulat_tracker *t, const struct gpulat_event *ev)
 			t->seen_run = true;
 			gpulat__tk_stage(j, GPULAT_ST_RUN, ev);
 		}
+		/* the event's job, for gpulat_tracker_last_job() */
+		gpulat__tk_keep_last(t, j);
 		gpulat__tk_evict_if_needed(t);
 		return 0;
 	}

@@ -157,7 +157,12 @@ int gpulat__tk_on_signal(struct gpulat_tracker *t, const struct gpulat_event *ev
 	j = gpulat__tk_find_fence_signal(t, ev->ctx, ev->seqno, full);
 	if (j) {
 		if (t->era == GPULAT_ERA_AMDGPU && j->j.ts[GPULAT_ST_DONE] == GPULAT_NONE) {
-			/* amdgpu-only traces: the finished fence signal is the done */
+			/*
+			 * amdgpu-only traces: the finished fence signal is the
+			 * done, every stage is a driver event (front ends that
+			 * annotate done events look for this flag)
+			 */
+			j->j.timing |= GPULAT_TIMING_DRIVER;
 			gpulat__tk_stage(j, GPULAT_ST_SIGNAL, ev);
 			gpulat__tk_complete(t, j, ev);
 			return 0;

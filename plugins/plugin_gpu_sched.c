@@ -549,8 +549,11 @@ static void gs_put_done_metrics(struct trace_seq *s, const struct gpulat_job *jo
 	trace_seq_printf(s, " start=%s", gpulat_timing_start(job));
 }
 
-/* an i915 request job whose done stage is this event, else NULL */
-static const struct gpulat_job *gs_i915_done(struct gs_ctx *ctx, const struct gpulat_event *e)
+/*
+ * A job of driver events (i915 requests, amdgpu-only traces) whose done
+ * stage is this event, else NULL.
+ */
+static const struct gpulat_job *gs_driver_done(struct gs_ctx *ctx, const struct gpulat_event *e)
 {
 	const struct gpulat_job *job = gs_fed_job(ctx);
 
@@ -571,11 +574,20 @@ static void gs_print_fence(struct trace_seq *s, struct gs_ctx *ctx,
 		gs_put_fence(s, "fence", e->ctx, e->seqno);
 	else
 		trace_seq_puts(s, " fence=!");
-	/* i915 without i915_request_out: the request fence's signal is the done */
-	job = e->kind == GPULAT_EV_FENCE_SIGNALED ? gs_i915_done(ctx, e) : NULL;
+	/*
+	 * The fence's signal is the done of i915 requests without
+	 * i915_request_out and of amdgpu-only traces (no drm_sched events):
+	 * name the job as the i915 / amdgpu lines do.
+	 */
+	job = e->kind == GPULAT_EV_FENCE_SIGNALED ? gs_driver_done(ctx, e) : NULL;
 	if (job) {
 		gs_put_where(s, job->dev, job->ring, NULL);
-		gs_put_fence(s, "request", job->ctx, job->seqno);
+		if (gpulat_session_era(ctx->ses) == GPULAT_ERA_AMDGPU && job->id != GPULAT_NONE)
+			trace_seq_printf(s, " job=%s#%llu",
+					 job->ring && *job->ring ? job->ring : "!",
+					 (unsigned long long)job->id);
+		else
+			gs_put_fence(s, "request", job->ctx, job->seqno);
 		if (gs_opt(GS_OPT_ANNOTATE))
 			gs_put_done_metrics(s, job);
 	}
@@ -584,7 +596,7 @@ static void gs_print_fence(struct trace_seq *s, struct gs_ctx *ctx,
 /* i915_request_*: the request as ring + fence; the done stage annotated */
 static void gs_print_i915(struct trace_seq *s, struct gs_ctx *ctx, const struct gpulat_event *e)
 {
-	const struct gpulat_job *job = gs_i915_done(ctx, e);
+	const struct gpulat_job *job = gs_driver_done(ctx, e);
 
 	gs_put_where(s, e->dev, e->ring, NULL);
 	gs_put_fence(s, "fence", e->ctx, e->seqno);
@@ -650,6 +662,7 @@ static void gs_print_amd_job(struct trace_seq *s, struct gs_ctx *ctx,
 			     const struct gpulat_event *e)
 {
 	const char *ring = gs_ring(ctx, e);
+	const struct gpulat_job *job;
 	unsigned long long ibs;
 	int i;
 
@@ -669,6 +682,11 @@ static void gs_print_amd_job(struct trace_seq *s, struct gs_ctx *ctx,
 		    !tep_read_number_field(ctx->amd_ibs_f[i], rec->data, &ibs))
 			trace_seq_printf(s, " ibs=%llu", ibs);
 	}
+	/* amdgpu-only traces: this is the job's run stage (as drm_run_job's wait=) */
+	job = gs_fed_job(ctx);
+	if (e->kind == GPULAT_EV_AMD_RUN && gs_opt(GS_OPT_ANNOTATE) && job &&
+	    job->ts[GPULAT_ST_RUN] == e->ts && job->ts[GPULAT_ST_QUEUE] != GPULAT_NONE)
+		gs_put_dur(s, "wait", e->ts - job->ts[GPULAT_ST_QUEUE]);
 }
 
 static void gs_print_iv(struct trace_seq *s, struct gs_ctx *ctx, struct tep_record *rec)

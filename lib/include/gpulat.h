@@ -364,8 +364,8 @@ struct gpulat_job {
 						 * an upper bound, not the completion */
 #define GPULAT_TIMING_NO_RUN	(1u << 2)	/* the driver traces no run stage
 						 * (i915 without LOW_LEVEL): wait unknown */
-#define GPULAT_TIMING_DRIVER	(1u << 3)	/* stages from driver events (i915
-						 * requests), not from drm_sched */
+/* stages from driver events, not drm_sched: i915 requests, amdgpu-only traces */
+#define GPULAT_TIMING_DRIVER	(1u << 3)
 /* exec measured by the GPU's own clock (msm start/end ticks), not done - start */
 #define GPULAT_TIMING_EXEC_HW	(1u << 4)
 

@@ -55,6 +55,9 @@ DONE = {"drm_sched_process_job", "drm_sched_job_done", "i915_request_out"}
 # i915 without LOW_LEVEL: the request fence's signal line is the done line
 # (the plugin prints ring= and request= on it)
 I915_SIGNAL = "dma_fence_signaled"
+# amdgpu-only traces (no gpu_scheduler events): the driver's events are the
+# queue and run lines, the finished fence's signal line (job= on it) the done
+AMDGPU_ONLY = {"amdgpu_cs_ioctl": "drm_sched_job", "amdgpu_sched_run_job": "drm_run_job"}
 
 failures = []
 
@@ -304,6 +307,10 @@ def check_jobs(out, t, name):
         if evn == I915_SIGNAL and era == "i915" and "request" in f:
             f["fence"] = f["request"]
             evn = "i915_request_out"
+        if era == "amdgpu":
+            if evn == I915_SIGNAL and "job" in f:
+                evn = "drm_sched_process_job"
+            evn = AMDGPU_ONLY.get(evn, evn)
         if evn not in QUEUE | RUN | DONE:
             continue
         whole, _, frac = m.group("ts").partition(".")
