@@ -16,6 +16,8 @@
  * (exact nearest rank up to GPULAT_EXACT_MAX values).
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,6 +251,14 @@ int dg_fp_job(struct gpulat_diag *d, const struct gpulat_job *job)
 	return fence_try(d, f);
 }
 
+/* does the gpu_irq (number) or gpu_irq_name option name @ic */
+static bool irq_named(const struct gpulat_diag *d, const struct dg_irqcount *ic)
+{
+	if (d->o.gpu_irq >= 0)
+		return ic->irq == d->o.gpu_irq;
+	return d->o.gpu_irq_name && !strcmp(ic->name, d->o.gpu_irq_name);
+}
+
 static void choose_irq(struct gpulat_diag *d)
 {
 	struct gpulat_gpu_irq *g = &d->gpu_irq;
@@ -260,10 +270,7 @@ static void choose_irq(struct gpulat_diag *d)
 	g->done_events = d->done_events;
 	if (d->o.gpu_irq >= 0 || d->o.gpu_irq_name) {
 		for (i = 0; i < d->nirqc; i++) {
-			const struct dg_irqcount *ic = &d->irqc[i];
-
-			if ((d->o.gpu_irq >= 0 && ic->irq == d->o.gpu_irq) ||
-			    (d->o.gpu_irq < 0 && !strcmp(ic->name, d->o.gpu_irq_name)))
+			if (irq_named(d, &d->irqc[i]))
 				break;
 		}
 		g->source = GPULAT_IRQSRC_OPTION;
@@ -340,6 +347,64 @@ void dg_fp_free(struct gpulat_diag *d)
 	dg_ring_fini(&d->fence_fifo);
 	if (d->fences.b)
 		gpulat__htab_fini(&d->fences);
+}
+
+size_t gpulat_diag_nirqs(const struct gpulat_diag *d)
+{
+	return d->nirqc;
+}
+
+int gpulat_diag_irq_at(const struct gpulat_diag *d, size_t i, const char **name)
+{
+	if (i >= d->nirqc)
+		return -1;
+	if (name)
+		*name = d->irqc[i].name;
+	return d->irqc[i].irq;
+}
+
+bool gpulat_diag_gpu_irq_missing(const struct gpulat_diag *d, char *buf, size_t len)
+{
+	char spec[64];
+	size_t i, off;
+	int w, prev;
+
+	if (d->o.gpu_irq < 0 && !d->o.gpu_irq_name)
+		return false;
+	for (i = 0; i < d->nirqc; i++)
+		if (irq_named(d, &d->irqc[i]))
+			return false;
+	if (d->o.gpu_irq >= 0)
+		snprintf(spec, sizeof(spec), "%d", d->o.gpu_irq);
+	else
+		snprintf(spec, sizeof(spec), "%s", d->o.gpu_irq_name);
+	if (!d->nirqc) {
+		snprintf(buf, len,
+			 "--gpu-irq %s: the trace has no irq_handler_entry events "
+			 "(record irq:irq_handler_entry)",
+			 spec);
+		return true;
+	}
+	w = snprintf(buf, len, "--gpu-irq %s: no such irq in the trace; irqs:", spec);
+	off = w < 0 ? 0 : (size_t)w;
+	/* in irq number order (a handful of irqs: a selection each time) */
+	for (i = 0, prev = INT_MIN; i < d->nirqc && off < len; i++) {
+		const struct dg_irqcount *ic = NULL;
+		size_t k;
+
+		for (k = 0; k < d->nirqc; k++)
+			if (d->irqc[k].irq > prev && (!ic || d->irqc[k].irq < ic->irq))
+				ic = &d->irqc[k];
+		if (!ic)
+			break;
+		prev = ic->irq;
+		w = snprintf(buf + off, len - off, "%s %d%s%s", i ? "," : "", ic->irq,
+			     ic->name[0] ? " " : "", ic->name);
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+	return true;
 }
 
 void gpulat_diag_gpu_irq(const struct gpulat_diag *d, struct gpulat_gpu_irq *out)

@@ -390,6 +390,14 @@ int gpulat__session_event(struct gpulat_session *s, const struct gpulat_event *e
 	return 0;
 }
 
+/* the input named in end-of-session messages: the file, "(all files)", or "gpulat" (pushed) */
+static const char *session_label(const struct gpulat_session *s)
+{
+	if (s->nfiles > 1)
+		return "(all files)";
+	return s->nfiles && s->files[0].path ? s->files[0].path : "gpulat";
+}
+
 int gpulat__session_end(struct gpulat_session *s)
 {
 	uint64_t start, end;
@@ -408,7 +416,14 @@ int gpulat__session_end(struct gpulat_session *s)
 			gpulat_stats_set_span(s->stats, s->c.span_first, s->c.span_last);
 	}
 	if (s->diag) {
+		char line[1024];
+
 		gpulat_diag_finish(s->diag, s->c.first_ts, s->c.last_ts);
+		/* an irq the trace never saw: the fence path would be empty, not wrong-looking */
+		if (gpulat_diag_gpu_irq_missing(s->diag, line, sizeof(line))) {
+			gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s: %s", session_label(s), line);
+			return -ENOENT;
+		}
 		/* the memory bound of --explain, said once */
 		if (gpulat_diag_stalls_dropped(s->diag))
 			gpulat__session_msg(s, GPULAT_MSG_WARN,
@@ -421,8 +436,7 @@ int gpulat__session_end(struct gpulat_session *s)
 					    GPULAT_DIAG_STALLS_KEPT);
 	}
 	if (s->stats && gpulat_stats_finish(s->stats) < 0) {
-		gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s: %s",
-				    s->nfiles && s->files[0].path ? s->files[0].path : "gpulat",
+		gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s: %s", session_label(s),
 				    strerror(ENOMEM));
 		return -ENOMEM;
 	}

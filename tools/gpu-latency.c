@@ -99,7 +99,8 @@ static void usage(FILE *out)
 "  --fence-path        GPU irq -> done -> fence signal -> waiter's wait_end per\n"
 "                      ring with percentiles, and the IRQ load per CPU\n"
 "  --gpu-irq N|NAME    the GPU interrupt (default: the irq whose handler holds\n"
-"                      the most done events, else amdgpu_iv)\n"
+"                      the most done events, else amdgpu_iv); with\n"
+"                      --fence-path or --explain, an irq the trace has\n"
 "\n"
 "Live (needs root or tracefs access; its own tracefs instance):\n"
 "  --watch             record the GPU events live and print a rolling per-ring\n"
@@ -432,6 +433,11 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 			"%s: --csv has no --hist, --explain or --fence-path (use --json "
 			"or the text report)\n",
 			GL_NAME);
+		return -1;
+	}
+	/* the GPU irq only chooses the fence path's and --explain's irq */
+	if ((o->gpu_irq >= 0 || o->gpu_irq_name) && !o->explain && !o->fence_path) {
+		fprintf(stderr, "%s: --gpu-irq needs --fence-path or --explain\n", GL_NAME);
 		return -1;
 	}
 	if (o->jobs && o->format == GL_FMT_TEXT) {

@@ -172,6 +172,16 @@ struct gpulat_fp_ring {
 };
 
 void gpulat_diag_gpu_irq(const struct gpulat_diag *d, struct gpulat_gpu_irq *out);
+/* the irqs irq_handler_entry named, in order of first appearance */
+size_t gpulat_diag_nirqs(const struct gpulat_diag *d);
+/* irq number of the @i-th, its handler name in @name ("" if unknown); -1 out of range */
+int gpulat_diag_irq_at(const struct gpulat_diag *d, size_t i, const char **name);
+/*
+ * gpulat_diag_gpu_irq_missing - when the gpu_irq / gpu_irq_name option names
+ * no irq of the trace: one line saying so and listing the trace's irqs in
+ * @buf; true then (the fence path would silently be empty)
+ */
+bool gpulat_diag_gpu_irq_missing(const struct gpulat_diag *d, char *buf, size_t len);
 size_t gpulat_diag_fp_nrings(const struct gpulat_diag *d);
 const struct gpulat_fp_ring *gpulat_diag_fp_ring(const struct gpulat_diag *d, size_t i);
 

@@ -79,6 +79,25 @@ def main():
         p = run(tool, args + [deps])
         check(f"{args} refused with one line", p.returncode == 1 and not p.stdout and
               len(p.stderr.strip().splitlines()) == 1, (p.returncode, p.stderr))
+    # --gpu-irq naming no irq of the trace: say so, list the trace's irqs (hand-checked
+    # in `trace-cmd report`: irq_handler_entry irq=16,24,27,40,130 in diag-irqstorm.dat)
+    storm = f"{s}/diag-irqstorm.dat"
+    irqs = "irqs: 16 i801_smbus, 24 nvme0q1, 27 enp5s0-rx-0, 40 xhci_hcd, 130 amdgpu"
+    for args in (["--fence-path", "--gpu-irq", "99"], ["--explain", "--gpu-irq", "amdgpux"],
+                 ["--fence-path", "--json", "--gpu-irq", "9"]):
+        p = run(tool, args + [storm])
+        lines = p.stderr.strip().splitlines()
+        check(f"{args} names no irq: one line listing the trace's irqs",
+              p.returncode == 1 and not p.stdout and len(lines) == 1 and
+              "no such irq in the trace" in lines[0] and lines[0].endswith(irqs),
+              (p.returncode, p.stderr))
+    for irq in ("130", "amdgpu", "27"):
+        p = run(tool, ["--fence-path", "--gpu-irq", irq, storm])
+        check(f"--gpu-irq {irq} (in the trace) accepted", p.returncode == 0, p.stderr)
+    p = run(tool, ["--gpu-irq", "130", storm])
+    check("--gpu-irq without --fence-path/--explain refused with one line",
+          p.returncode == 1 and not p.stdout and len(p.stderr.strip().splitlines()) == 1,
+          (p.returncode, p.stderr))
     p = run(tool, ["--fail-if", "p99.exec > 1ms", deps])
     check("--fail-if accepts blanks", p.returncode == 3 and "p99.exec = " in p.stderr,
           (p.returncode, p.stderr))
