@@ -5,7 +5,12 @@ gpulat_record_hint()): the error for a log without GPU events is one line plus
 that text, --help ends with it, and the README, the man page (source and as
 man renders it) and the docs show it unchanged.
 
+The `--frames:` line is gpulat_record_frames(): with --frames-doc DOC and
+--no-vblank TRACE, DOC shows that text on a line of its own and `--frames` on
+TRACE (GPU events, no vblank event) prints it.
+
 usage: check_record_hint.py TOOL WORKDIR README MANPAGE [DOC...]
+                            [--frames-doc DOC --no-vblank TRACE]
 """
 import os
 import re
@@ -31,8 +36,18 @@ def man_source_text(page):
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
-    tool, work, readme, man = sys.argv[1:5]
-    docs = sys.argv[5:]
+    args = sys.argv[1:]
+    frames_doc = no_vblank = None
+    if "--frames-doc" in args:
+        i = args.index("--frames-doc")
+        frames_doc = args[i + 1]
+        del args[i:i + 2]
+    if "--no-vblank" in args:
+        i = args.index("--no-vblank")
+        no_vblank = args[i + 1]
+        del args[i:i + 2]
+    tool, work, readme, man = args[0:4]
+    docs = args[4:]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     log = os.path.join(work, "sched-only.txt")
@@ -80,6 +95,22 @@ def main():
         for ln in lines:
             if ln.strip() not in shown:
                 fail(f"{man} as man renders it lacks the line {ln.strip()!r}")
+
+    # the --frames line: "add " + gpulat_record_frames()
+    frames_add = [ln.split("--frames:", 1)[1].strip() for ln in lines if "--frames:" in ln]
+    frames_rec = frames_add[0][4:] if frames_add and frames_add[0].startswith("add ") else None
+    if not frames_rec or "drm:drm_vblank_event" not in frames_rec or "-C mono" not in frames_rec:
+        fail(f"the --frames line is not 'add <the drm vblank events>': {frames_add!r}")
+    if frames_rec and frames_doc:
+        with open(frames_doc) as f:
+            if frames_rec not in (ln.strip() for ln in f.read().splitlines()):
+                fail(f"{frames_doc}: no line with the --frames record text {frames_rec!r}")
+    if frames_rec and no_vblank:
+        r = subprocess.run([tool, "--frames", no_vblank], capture_output=True, text=True,
+                           timeout=60)
+        if r.returncode != 0 or f"record with {frames_rec}" not in r.stdout:
+            fail(f"--frames on {no_vblank}: exit {r.returncode}, the record text not shown: "
+                 f"{r.stdout[:300]!r}")
 
     if failures:
         return 1
