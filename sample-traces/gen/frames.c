@@ -11,7 +11,9 @@
  *
  * A frame-loop process wakes at its event, works cpu_work (late_work every
  * late_every-th frame), submits one job per ring (the first one long_dur
- * long every long_every-th frame) and asks for count + 1.
+ * long every long_every-th frame) and asks for count + 1; a page-flip
+ * client (flip) commits a flip instead, completed (delivered) at the first
+ * vblank after its jobs' done.
  *
  * The truth ("frames" in the truth file) is computed here from the
  * simulation's own times with the definitions of docs/frames.md: the
@@ -71,6 +73,17 @@ void frames_free(struct gen_sim *s)
 	free(s->frames);
 }
 
+/* every job of page-flip frame @F completed by the hardware vblank at @now */
+static bool flip_ready(const struct gen_sim *s, const struct gen_frame *F, uint64_t now)
+{
+	int j;
+
+	for (j = F->first_job; j < F->first_job + F->njobs; j++)
+		if (s->jobs[j].done_ts == GEN_NONE || s->jobs[j].done_ts > now)
+			return false;
+	return true;
+}
+
 void frames_vblank(struct gen_sim *s, int c, uint64_t now)
 {
 	const struct gen_crtc_cfg *cc = &s->sc->crtcs[c];
@@ -88,8 +101,17 @@ void frames_vblank(struct gen_sim *s, int c, uint64_t now)
 			FV_NUM("seq", C->seq),
 		};
 
-		if (pc->crtc != c + 1 || !P->wait_vbl || P->wait_vbl > C->seq)
+		if (pc->crtc != c + 1)
 			continue;
+		if (pc->flip) {
+			/* the flip completes once its buffer is rendered */
+			if (!P->flip_frame || !flip_ready(s, &s->frames[P->flip_frame - 1], now))
+				continue;
+			s->frames[P->flip_frame - 1].flip_seq = C->seq;
+			P->flip_frame = 0;
+		} else if (!P->wait_vbl || P->wait_vbl > C->seq) {
+			continue;
+		}
 		gen_emit(s, EV_VBLANK_DELIVERED, cpu, t, pid, 0x09, dv, 3, &ts);
 		t = ts + US(1);
 		P->wait_vbl = 0;
@@ -157,6 +179,13 @@ void frames_request(struct gen_sim *s, int p, uint64_t *t)
 
 	s->force_dur = 0;
 	F->njobs = s->njobs - F->first_job;
+	if (pc->flip) {
+		/* an atomic commit with a flip event: nothing traced until it completes */
+		F->req_ts = *t;
+		F->target = target;
+		s->procs[p].flip_frame = s->nframes;
+		return;
+	}
 	gen_emit(s, EV_VBLANK_QUEUED, pc->cpu, *t, pc->pid, 0, v, 3, &ts);
 	*t = ts + US(2);
 	F->req_ts = ts;
@@ -242,6 +271,66 @@ static const char *cause_at(const struct gen_sim *s, const struct gen_frame *F,
 	if (st == GEN_NONE || dl < st)
 		return "hw_queue";
 	return "gpu_exec";
+}
+
+/*
+ * A page-flip client (docs/frames.md): each flip after the first is a frame
+ * meant for the vblank after the previous flip; it is late by the vblanks
+ * the old image stayed. No request is traced: no cause. Its process is the
+ * one the analysis must infer (pid_inferred).
+ */
+static json_object *flip_client_json(const struct gen_sim *s, int p)
+{
+	const struct gen_proc_cfg *pc = &s->pcfg[p];
+	int c = pc->crtc - 1, i, j;
+	json_object *o = json_object_new_object(), *lf = json_object_new_array();
+	json_object *bc = json_object_new_object();
+	uint64_t prev = 0, flips = 0, frames = 0, late = 0, missed = 0;
+	static const char * const names[] = {
+		"late_submit", "dep_wait", "sched_queue", "hw_queue", "gpu_exec",
+	};
+
+	for (i = 0; i < s->nframes; i++) {
+		const struct gen_frame *F = &s->frames[i];
+		uint64_t dl;
+
+		if (F->proc != p || !F->flip_seq)
+			continue;
+		if (flips++) {
+			dl = prev + 1;
+			frames++;
+			if (F->flip_seq > dl) {
+				json_object *x = json_object_new_object();
+
+				late++;
+				missed += F->flip_seq - dl;
+				add(x, "target", json_object_new_uint64(dl));
+				add(x, "deadline", json_object_new_uint64(dl));
+				add(x, "deadline_ts", json_object_new_uint64(vat(s, c, dl)));
+				add(x, "presented", json_object_new_uint64(F->flip_seq));
+				add(x, "missed", json_object_new_uint64(F->flip_seq - dl));
+				add(x, "cause", json_object_new_string("none"));
+				json_object_array_add(lf, x);
+			}
+		}
+		prev = F->flip_seq;
+	}
+	add(o, "pid", json_object_new_int(pc->pid));
+	add(o, "comm", json_object_new_string(pc->comm));
+	add(o, "crtc", json_object_new_int(c));
+	add(o, "drm_file", json_object_new_uint64(pc->drm_file));
+	add(o, "requested", json_object_new_uint64(0));
+	add(o, "delivered", json_object_new_uint64(s->delivered[p]));
+	add(o, "flips", json_object_new_uint64(flips));
+	add(o, "frames", json_object_new_uint64(frames));
+	add(o, "late", json_object_new_uint64(late));
+	add(o, "missed", json_object_new_uint64(missed));
+	add(o, "unresolved", json_object_new_uint64(0));
+	for (j = 0; j < 5; j++)
+		add(bc, names[j], json_object_new_int(0));
+	add(o, "by_cause", bc);
+	add(o, "late_frames", lf);
+	return o;
 }
 
 static json_object *client_json(const struct gen_sim *s, int p, const uint64_t *start)
@@ -345,7 +434,9 @@ void frames_truth_write(FILE *fp, const struct gen_sim *s, const uint64_t *start
 	for (c = 0; c < s->sc->ncrtcs; c++)
 		json_object_array_add(a, crtc_json(s, c));
 	for (p = 0; p < s->nprocs; p++)
-		if (s->pcfg[p].crtc)
+		if (s->pcfg[p].crtc && s->pcfg[p].flip)
+			json_object_array_add(cl, flip_client_json(s, p));
+		else if (s->pcfg[p].crtc)
 			json_object_array_add(cl, client_json(s, p, start));
 	add(o, "clock", json_object_new_string(s->sc->mono_clock ? "mono" : "local"));
 	add(o, "vblank_instant", json_object_new_string(s->sc->mono_clock ? "time" : "record"));

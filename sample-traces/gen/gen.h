@@ -81,6 +81,14 @@ struct gen_proc_cfg {
 	uint64_t	late_work;	/* ... this long (late submission) */
 	int		long_every;	/* every Nth frame its first job runs ... */
 	uint64_t	long_dur;	/* ... this long (long GPU job) */
+	/*
+	 * page-flip client (a compositor): no drm_vblank_event_queued; after
+	 * its jobs it commits a flip (not traced), which the driver completes
+	 * at the first vblank whose hardware instant is after the jobs' done
+	 * (drm_vblank_event_delivered, the count of that vblank); the flip
+	 * event wakes it for the next frame
+	 */
+	bool		flip;
 };
 
 /* a display pipe whose vblanks drm_crtc_handle_vblank() would report */
@@ -381,6 +389,7 @@ struct gen_ring {
 
 struct gen_proc {
 	uint64_t	wait_vbl;	/* frame loop: waiting for this count, 0 none */
+	int		flip_frame;	/* page-flip client: 1 + frame whose flip is pending */
 	int		nframes;
 	bool		blocked;
 	bool		stopped;
@@ -484,6 +493,7 @@ struct gen_sim {
 		uint64_t	req_ts;
 		uint64_t	target;
 		int		first_job, njobs;
+		uint64_t	flip_seq;	/* page flip: shown at this count, 0 not yet */
 	}				*frames;
 	int				nframes, frames_cap;
 	uint64_t			force_dur;	/* next job_create: this duration */

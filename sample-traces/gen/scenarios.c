@@ -347,6 +347,28 @@ static const struct gen_scenario scenarios[] = {
 	},
 	{
 		/*
+		 * page flips (a Wayland compositor's atomic commits with an event):
+		 * no vblank request is traced, only the flip's _delivered at the
+		 * vblank it was shown; the analysis infers the client's process
+		 */
+		FRAMES(ERA_617, "frames-flip",
+		       "60 Hz compositor flipping pages (no vblank requests): long jobs and late commits miss vblanks"),
+		.ncrtcs = 1, .crtcs = { CRTC(FRAME60, 0) },
+		.nrings = 2, .rings = { RING("gfx_0.0.0", 0, 2, US(1500), US(4000)),
+					RING("comp_1.0.0", 0, 4, US(200), US(800)) },
+		.nprocs = 2, .procs = {
+			{ .pid = 2200, .comm = "kwin_wayland", .cpu = 2, .period = FRAME60,
+			  .burst = 1, .rings = 0x1, .client_id = 2, .start = US(800), .crtc = 1,
+			  .drm_file = 0xffff888104b31000ULL, .cpu_work = US(700), .flip = true,
+			  .long_every = 19, .long_dur = MS(21), .late_every = 27,
+			  .late_work = MS(17) },
+			{ .pid = 6600, .comm = "encoder", .cpu = 1, .period = MS(90),
+			  .jitter = MS(5), .burst = 1, .rings = 0x2, .client_id = 4,
+			  .start = MS(5) },
+		},
+	},
+	{
+		/*
 		 * xe (Intel Lunar Lake and later): drm_sched jobs plus xe's job and
 		 * hardware fence events from the 6.12 capture; rcs0 stops at 0.7 s
 		 * and the job on it times out 100 ms later (xe's job_timeout_ms)

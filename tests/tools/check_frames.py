@@ -8,7 +8,7 @@ The truth ("frames" of the truth file) is computed by gpu-trace-gen from its
 own simulation (sample-traces/gen/frames.c), not from the analysis. Checked:
 the vblank instant used, per CRTC the vblanks, refresh interval and VRR, per
 client every count and every late frame (deadline, presented, missed,
-cause), the crtc= gates both ways and the refresh-interval stall threshold.
+cause; page-flip clients: flips and the inferred process), the crtc= gates both ways and the refresh-interval stall threshold.
 """
 import json
 import subprocess
@@ -61,8 +61,15 @@ def main():
         want = [(f["target"], f["deadline"], f["deadline_ts"], f["presented"], f["missed"],
                  f["cause"]) for f in t["late_frames"]]
         eq(f"{who} late frames", got, want)
-        # every frame asked for was judged or is unresolved
-        eq(f"{who} frames + unresolved", c["frames"] + c["unresolved"], c["requested"])
+        if "flips" in t:
+            # a page-flip client: every flip after the first is a frame; its
+            # process is inferred (no request names it)
+            eq(f"{who} flips", c["flips"], t["flips"])
+            eq(f"{who} pid_inferred", c["pid_inferred"], True)
+            eq(f"{who} frames + 1", c["frames"] + 1, c["flips"])
+        else:
+            # every frame asked for was judged or is unresolved
+            eq(f"{who} frames + unresolved", c["frames"] + c["unresolved"], c["requested"])
 
     # gates: missed > N-1 fails (exit 3), missed > N passes, per CRTC
     for t in truth["crtcs"]:
