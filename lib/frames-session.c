@@ -16,6 +16,9 @@ struct gpulat_frames_listener {
 	struct gpulat_session	*s;
 	struct gpulat_frames	*f;		/* created at the first drm vblank event */
 	unsigned int		flags;
+	gpulat_vblank_fn	on_vblank;	/* for the analysis made at the first event */
+	gpulat_frame_fn		on_frame;
+	void			*cb_data;
 	int			thr_crtc;	/* threshold learnt from this CRTC, -1 */
 	bool			thr_done;	/* learnt, or too late to */
 	int			err;
@@ -67,8 +70,11 @@ static int on_event(const struct gpulat_event *ev, struct tep_record *rec, int f
 		if (!is_vblank(ev->kind))
 			return 0;
 		gpulat_frames_opts_init(&o);
-		o.use_vbl_time = all_mono(l->s);
+		o.use_vbl_time = (l->flags & GPULAT_FRAMES_VBL_TIME) || all_mono(l->s);
 		o.late_kept = 512; /* grown as they come */
+		o.on_vblank = l->on_vblank;
+		o.on_frame = l->on_frame;
+		o.cb_data = l->cb_data;
 		l->f = gpulat_frames_new(&o);
 		if (!l->f)
 			return -ENOMEM;
@@ -101,7 +107,8 @@ static int on_finish(struct gpulat_session *s, void *data)
  * gpulat_frames_listen - judge the session's frames
  * @s: session (before its input starts)
  * @flags: GPULAT_FRAMES_LEARN_THRESHOLD: the stall threshold becomes the
- *	refresh interval of the fastest CRTC once 16 intervals were seen
+ *	refresh interval of the fastest CRTC once 16 intervals were seen;
+ *	GPULAT_FRAMES_VBL_TIME: the pushed records' clock is mono (see the header)
  *
  * Return: the listener (free it after the session ran), NULL with errno.
  */
@@ -143,4 +150,15 @@ struct gpulat_frames *gpulat_frames_listener_frames(const struct gpulat_frames_l
 int gpulat_frames_listener_threshold_crtc(const struct gpulat_frames_listener *l)
 {
 	return l ? l->thr_crtc : -1;
+}
+
+int gpulat_frames_listener_set_cb(struct gpulat_frames_listener *l, gpulat_vblank_fn on_vblank,
+				  gpulat_frame_fn on_frame, void *data)
+{
+	if (!l || l->f)
+		return -EINVAL;	/* the analysis exists: too late */
+	l->on_vblank = on_vblank;
+	l->on_frame = on_frame;
+	l->cb_data = data;
+	return 0;
 }

@@ -287,6 +287,7 @@ static int on_vblank(struct gpulat_frames *f, const struct gpulat_event *ev)
 {
 	struct crtc *c = get_crtc(f, ev->file, ev->crtc);
 	uint64_t seq, t, iv;
+	bool from_time = false;
 	int ret;
 
 	if (!c)
@@ -294,6 +295,7 @@ static int on_vblank(struct gpulat_frames *f, const struct gpulat_event *ev)
 	/* the hardware time when the trace clock is CLOCK_MONOTONIC, like `time` */
 	if (f->o.use_vbl_time && (ev->flags & GPULAT_EVF_VBL_TIME) && ev->vbl_time >= 0) {
 		t = (uint64_t)ev->vbl_time;
+		from_time = true;
 		if (ev->ts >= t) {
 			c->delay_sum += ev->ts - t;
 			c->delay_n++;
@@ -343,6 +345,20 @@ static int on_vblank(struct gpulat_frames *f, const struct gpulat_event *ev)
 	c->any = true;
 	c->last_seq = seq;
 	c->last_t = t;
+	if (f->o.on_vblank) {
+		struct gpulat_vblank v = {
+			.file = ev->file,
+			.crtc = ev->crtc,
+			.seq = seq,
+			.ts = t,
+			.record_ts = ev->ts,
+			.vbl_time = from_time,
+		};
+
+		ret = f->o.on_vblank(&v, f->o.cb_data);
+		if (ret < 0)
+			return ret;
+	}
 	return 1;
 }
 
@@ -636,6 +652,12 @@ static void keep_late(struct gpulat_frames *f, struct client *cl, const struct f
 	}
 }
 
+/* vblanks a late frame due at @dl missed: to @pres, or to the end of the trace */
+static uint64_t missed_of(const struct crtc *c, uint64_t dl, uint64_t pres)
+{
+	return pres != GPULAT_NONE ? pres - dl : c->last_seq + 1 - dl;
+}
+
 /*
  * Judge the oldest requested frame of @cl if everything it needs is known
  * (@force: at the end or on overflow, with what is known).
@@ -727,10 +749,31 @@ static int judge_head(struct gpulat_frames *f, struct client *cl, bool force)
 		}
 		cause = crit ? state_at(crit, dl_ts) : GPULAT_FC_LATE_SUBMIT;
 		cl->r.late++;
-		cl->r.missed += pres != GPULAT_NONE ? pres - fr->deadline
-						    : c->last_seq + 1 - fr->deadline;
+		cl->r.missed += missed_of(c, fr->deadline, pres);
 		cl->r.by_cause[cause]++;
 		keep_late(f, cl, fr, dl_ts, ready, pres, pres_ts, cause);
+	}
+	if (f->o.on_frame) {
+		struct gpulat_frame_verdict v = {
+			.file = cl->r.file,
+			.crtc = cl->r.crtc,
+			.drm_file = cl->r.drm_file,
+			.pid = cl->r.pid,
+			.comm = cl->r.comm,
+			.late = late,
+			.deadline = fr->deadline,
+			.deadline_ts = dl_ts,
+			.presented = pres,
+			.presented_ts = pres_ts,
+			.request_ts = fr->req_ts,
+			.ready_ts = ready,
+			.missed = late ? missed_of(c, fr->deadline, pres) : 0,
+			.cause = cause,
+		};
+
+		ret = f->o.on_frame(&v, f->o.cb_data);
+		if (ret < 0)
+			return ret;
 	}
 	if (pres != GPULAT_NONE && pres > fr->target)
 		fr->target = pres;	/* the next deadline follows what was shown */
@@ -840,11 +883,11 @@ static void flip_vote(struct gpulat_frames *f, struct client *cl, uint64_t seq, 
  * flip has no previous one and is not judged.  No cause: the trace shows no
  * request (cause none).
  */
-static void on_flip(struct gpulat_frames *f, struct client *cl, const struct gpulat_event *ev)
+static int on_flip(struct gpulat_frames *f, struct client *cl, const struct gpulat_event *ev)
 {
 	struct crtc *c = cl->c;
 	uint64_t seq = unwrap(c, ev->vbl_seq), dl, t0, t1;
-	int k0, k1;
+	int k0, k1, ret = 0;
 
 	cl->r.flips++;
 	flip_vote(f, cl, seq, ev->ts);
@@ -876,10 +919,33 @@ static void on_flip(struct gpulat_frames *f, struct client *cl, const struct gpu
 			keep_late(f, cl, &tmp, dl_ts, GPULAT_NONE, seq, k1 > 0 ? t1 : GPULAT_NONE,
 				  GPULAT_FC_NONE);
 		}
+		if (f->o.on_frame) {
+			struct gpulat_frame_verdict v = {
+				.file = cl->r.file,
+				.crtc = cl->r.crtc,
+				.drm_file = cl->r.drm_file,
+				.pid = cl->r.pid,
+				.comm = cl->r.comm,
+				.flip = true,
+				.late = seq > dl,
+				.deadline = dl,
+				.deadline_ts = GPULAT_NONE,
+				.presented = seq,
+				.presented_ts = k1 > 0 ? t1 : GPULAT_NONE,
+				.request_ts = GPULAT_NONE,
+				.ready_ts = GPULAT_NONE,
+				.missed = seq > dl ? seq - dl : 0,
+				.cause = GPULAT_FC_NONE,
+			};
+
+			vbl_at(c, dl, &v.deadline_ts);
+			ret = f->o.on_frame(&v, f->o.cb_data);
+		}
 	}
 	if (!cl->flip_any || seq > cl->last_flip)
 		cl->last_flip = seq;
 	cl->flip_any = true;
+	return ret;
 }
 
 static int on_delivered(struct gpulat_frames *f, const struct gpulat_event *ev)
@@ -895,7 +961,7 @@ static int on_delivered(struct gpulat_frames *f, const struct gpulat_event *ev)
 	cl->r.delivered++;
 	/* a vblank-event client's deliveries answer its requests */
 	if (!cl->r.requested)
-		on_flip(f, cl, ev);
+		return on_flip(f, cl, ev);
 	return 0;
 }
 

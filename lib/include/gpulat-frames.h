@@ -47,14 +47,6 @@
 extern "C" {
 #endif
 
-struct gpulat_frames_opts {
-	size_t		sz;		/* sizeof(struct gpulat_frames_opts) */
-	/* vblank instant from drm_vblank_event `time` (trace clock mono) */
-	bool		use_vbl_time;
-	/* late frames kept per client (all are counted), default 32 */
-	unsigned int	late_kept;
-};
-
 enum gpulat_frame_cause {
 	GPULAT_FC_NONE = 0,
 	GPULAT_FC_LATE_SUBMIT,		/* "late_submit" */
@@ -66,6 +58,51 @@ enum gpulat_frame_cause {
 };
 
 const char *gpulat_frame_cause_name(enum gpulat_frame_cause c);
+
+/* a vblank as the analysis counts it (a new count of its CRTC) */
+struct gpulat_vblank {
+	int		file;		/* input file index */
+	int		crtc;
+	uint64_t	seq;		/* vblank count, unwrapped to 64 bits */
+	uint64_t	ts;		/* the vblank instant V (see above) */
+	uint64_t	record_ts;	/* the drm_vblank_event record's timestamp */
+	bool		vbl_time;	/* ts is `time` (else the record timestamp) */
+};
+
+/* a judged frame, on time or late (the late ones are also kept, below) */
+struct gpulat_frame_verdict {
+	int		file;
+	int		crtc;
+	uint64_t	drm_file;
+	int		pid;		/* the client's, -1 not known yet (page flips) */
+	const char	*comm;
+	bool		flip;		/* of a page-flip client */
+	bool		late;
+	uint64_t	deadline;	/* vblank count */
+	uint64_t	deadline_ts;	/* V(deadline), GPULAT_NONE: not traced */
+	uint64_t	presented;	/* vblank count, GPULAT_NONE: not by the end */
+	uint64_t	presented_ts;
+	uint64_t	request_ts;	/* GPULAT_NONE for page flips */
+	uint64_t	ready_ts;	/* GPULAT_NONE: unknown or never */
+	uint64_t	missed;		/* vblanks */
+	enum gpulat_frame_cause cause;
+};
+
+/* streaming consumers (exports, drawing): return 0, or a negative errno to stop */
+typedef int (*gpulat_vblank_fn)(const struct gpulat_vblank *v, void *data);
+typedef int (*gpulat_frame_fn)(const struct gpulat_frame_verdict *fv, void *data);
+
+struct gpulat_frames_opts {
+	size_t		sz;		/* sizeof(struct gpulat_frames_opts) */
+	/* vblank instant from drm_vblank_event `time` (trace clock mono) */
+	bool		use_vbl_time;
+	/* late frames kept per client (all are counted), default 32 */
+	unsigned int	late_kept;
+	/* optional: every vblank counted, every frame judged, as they come */
+	gpulat_vblank_fn on_vblank;
+	gpulat_frame_fn on_frame;
+	void		*cb_data;
+};
 
 struct gpulat_crtc_report {
 	int		file;		/* input file index */
@@ -196,6 +233,12 @@ struct gpulat_session;
 struct gpulat_frames_listener;
 
 #define GPULAT_FRAMES_LEARN_THRESHOLD	(1u << 0)
+/*
+ * the host knows its records' clock is CLOCK_MONOTONIC (trace_clock=mono) though
+ * the session cannot tell (records pushed through gpulat_session_attach_tep()):
+ * vblank instants from `time`
+ */
+#define GPULAT_FRAMES_VBL_TIME		(1u << 1)
 
 struct gpulat_frames_listener *gpulat_frames_listen(struct gpulat_session *s, unsigned int flags);
 void gpulat_frames_listener_free(struct gpulat_frames_listener *l);
@@ -203,6 +246,12 @@ void gpulat_frames_listener_free(struct gpulat_frames_listener *l);
 struct gpulat_frames *gpulat_frames_listener_frames(const struct gpulat_frames_listener *l);
 /* the CRTC whose refresh became the stall threshold, -1 if none */
 int gpulat_frames_listener_threshold_crtc(const struct gpulat_frames_listener *l);
+/*
+ * gpulat_frames_opts.on_vblank / on_frame for the analysis the listener
+ * makes (call before the session reads its input). Return: 0 or -EINVAL.
+ */
+int gpulat_frames_listener_set_cb(struct gpulat_frames_listener *l, gpulat_vblank_fn on_vblank,
+				  gpulat_frame_fn on_frame, void *data);
 
 #ifdef __cplusplus
 }

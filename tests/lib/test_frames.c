@@ -92,6 +92,10 @@ static int cmp_item(const void *a, const void *b)
 	return (x->ts > y->ts) - (x->ts < y->ts);
 }
 
+/* streaming consumers for run() (test_frames_stream) */
+static gpulat_vblank_fn run_on_vblank;
+static gpulat_frame_fn run_on_frame;
+
 static struct gpulat_frames *run(bool use_time)
 {
 	struct gpulat_frames_opts o;
@@ -100,6 +104,8 @@ static struct gpulat_frames *run(bool use_time)
 
 	gpulat_frames_opts_init(&o);
 	o.use_vbl_time = use_time;
+	o.on_vblank = run_on_vblank;
+	o.on_frame = run_on_frame;
 	f = gpulat_frames_new(&o);
 	assert_non_null(f);
 	qsort(items, nitems, sizeof(items[0]), cmp_item);
@@ -259,6 +265,79 @@ static void test_frames_causes(void **state)
 	assert_int_equal(p->gpu_time.n, 7);
 	assert_int_equal(p->gpu_time.max, MS(15.4));
 	assert_int_equal(p->gpu_time.p50, MS(2.4));
+	gpulat_frames_free(f);
+}
+
+/* what a streaming consumer (Perfetto ticks, KernelShark's CRTC rows) is told */
+static struct gpulat_vblank seen_vbl[64];
+static int nseen_vbl;
+static struct gpulat_frame_verdict seen_fr[16];
+static int nseen_fr;
+
+static int keep_vblank(const struct gpulat_vblank *v, void *data)
+{
+	(void)data;
+	if (nseen_vbl < 64)
+		seen_vbl[nseen_vbl++] = *v;
+	return 0;
+}
+
+static int keep_frame(const struct gpulat_frame_verdict *fv, void *data)
+{
+	(void)data;
+	if (nseen_fr < 16)
+		seen_fr[nseen_fr++] = *fv;
+	return 0;
+}
+
+static void test_frames_stream(void **state)
+{
+	/* the scenario's frames: deadline, presented, late, missed, cause */
+	static const struct {
+		uint64_t dl, pres;
+		bool late;
+		enum gpulat_frame_cause cause;
+	} want[] = {
+		{ 101, 101, false, GPULAT_FC_NONE },	  /* A */
+		{ 102, 103, true, GPULAT_FC_GPU_EXEC },	  /* B: 19.4 ms of exec */
+		{ 104, 104, false, GPULAT_FC_NONE },	  /* B2: max(102, 103) + 1 */
+		{ 105, 106, true, GPULAT_FC_LATE_SUBMIT }, /* C */
+		{ 107, 108, true, GPULAT_FC_DEP_WAIT },	  /* D */
+		{ 109, 109, false, GPULAT_FC_NONE },	  /* E */
+	};
+	struct gpulat_frames *f;
+	int i;
+
+	(void)state;
+	scenario();
+	nseen_vbl = nseen_fr = 0;
+	run_on_vblank = keep_vblank;
+	run_on_frame = keep_frame;
+	f = run(true);
+	run_on_vblank = NULL;
+	run_on_frame = NULL;
+	/* every vblank once, with its hardware instant (not the IRQ's record ts) */
+	assert_int_equal(nseen_vbl, 21);
+	for (i = 0; i < nseen_vbl; i++) {
+		assert_int_equal(seen_vbl[i].seq, 100 + i);
+		assert_int_equal(seen_vbl[i].ts, V(100 + i));
+		assert_int_equal(seen_vbl[i].record_ts, V(100 + i) + IRQ);
+		assert_true(seen_vbl[i].vbl_time);
+		assert_int_equal(seen_vbl[i].crtc, 0);
+	}
+	/* every frame once, on time ones too, in order */
+	assert_int_equal(nseen_fr, 6);
+	for (i = 0; i < 6; i++) {
+		assert_int_equal(seen_fr[i].deadline, want[i].dl);
+		assert_int_equal(seen_fr[i].deadline_ts, V(want[i].dl));
+		assert_int_equal(seen_fr[i].presented, want[i].pres);
+		assert_int_equal(seen_fr[i].presented_ts, V(want[i].pres));
+		assert_int_equal(seen_fr[i].late, want[i].late);
+		assert_int_equal(seen_fr[i].missed, want[i].pres - want[i].dl);
+		assert_int_equal(seen_fr[i].cause, want[i].cause);
+		assert_int_equal(seen_fr[i].pid, 10);
+		assert_false(seen_fr[i].flip);
+	}
 	gpulat_frames_free(f);
 }
 
@@ -434,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_frames_causes),	   cmocka_unit_test(test_frames_record_ts),
 		cmocka_unit_test(test_frames_vrr),	   cmocka_unit_test(test_frames_bounds),
 		cmocka_unit_test(test_frames_first_frame), cmocka_unit_test(test_frames_flips),
+		cmocka_unit_test(test_frames_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
