@@ -14,7 +14,7 @@
  *       signals                      instants at a producer's done: the flows
  *                                    to the jobs that waited for its fence
  *       idle                         ring-idle stalls (instants)
- *     <mark track>                   gl_pf_mark(), e.g. late frames
+ *     <mark track>                   gl_pf_mark(), e.g. late frames, vblanks
  *   <comm> <pid>                     process track: "submit ..." instants with
  *                                    a flow to the job, submit-gap stalls
  *   CPU scheduling                   ftrace sched_switch / sched_waking bundles
@@ -424,6 +424,36 @@ int gl_pf_late_frame(struct gl_pf *pf, const struct gpulat_late_frame *lf)
 						  .track = t,
 						  .type = PF_EV_INSTANT,
 						  .name = name,
+						  .args = &as });
+}
+
+/*
+ * A vblank tick: an instant at the vblank instant lib/frames.c uses (the
+ * hardware `time` with trace_clock=mono, else the record timestamp; the
+ * record's own timestamp is an argument), so ticks and late frames agree.
+ */
+int gl_pf_vblank(struct gl_pf *pf, const struct gpulat_vblank *v)
+{
+	char track[64];
+	struct pf_args as = { .n = 0 };
+	struct pf_dev *d;
+	uint64_t t;
+
+	if (pf->err)
+		return pf->err;
+	if (!in_window(pf, v->ts))
+		return 0;
+	d = pf_group(pf, "Display");
+	snprintf(track, sizeof(track), "crtc %d vblanks", v->crtc);
+	if (!d || !(t = mark_track(pf, d, track)))
+		return pf->err ? pf->err : -ENOMEM;
+	arg_int(&as, PA_CRTC, v->crtc);
+	arg_u64(&as, PA_VBL_SEQ, v->seq);
+	arg_u64(&as, PA_RECORD_TS, v->record_ts);
+	return pf_emit_event(pf, &(struct pf_ev){ .ts = v->ts,
+						  .track = t,
+						  .type = PF_EV_INSTANT,
+						  .name = "vblank",
 						  .args = &as });
 }
 

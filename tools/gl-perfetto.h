@@ -50,6 +50,7 @@ void gl_pfw_abort(struct gl_pfw *w);
 
 struct gl_pf;
 struct gpulat_late_frame;
+struct gpulat_vblank;
 
 /* the canonical ring label of the front end (the report's spelling) */
 typedef const char *(*gl_pf_label_fn)(void *data, int file, const char *dev,
@@ -110,6 +111,9 @@ int gl_pf_mark(struct gl_pf *pf, const struct gl_pf_mark *m);
 /* a late frame of --frames (gpulat-frames.h): an instant at its deadline vblank
  * on "Display" / "crtc N late frames" */
 int gl_pf_late_frame(struct gl_pf *pf, const struct gpulat_late_frame *lf);
+/* a vblank as --frames counts it (its instant V): a tick on "Display" /
+ * "crtc N vblanks" */
+int gl_pf_vblank(struct gl_pf *pf, const struct gpulat_vblank *v);
 void gl_pf_counts(const struct gl_pf *pf, struct gl_pf_counts *c);
 /*
  * @commit: rename the file into place (0 or a negative errno with @err set);

@@ -55,6 +55,8 @@ static const char * const pf_argnames[PA__COUNT] = {
 	[PA_READY_TS] = "ready_ts",
 	[PA_PRESENTED_TS] = "presented_ts",
 	[PA_JOBS] = "jobs",
+	[PA_VBL_SEQ] = "vblank_seq",
+	[PA_RECORD_TS] = "record_ts",
 };
 
 int pf_emit(struct gl_pf *pf, pf_packet *p)

@@ -44,6 +44,8 @@ enum pf_argname {
 	PA_READY_TS,
 	PA_PRESENTED_TS,
 	PA_JOBS,
+	PA_VBL_SEQ,
+	PA_RECORD_TS,
 	PA__COUNT,
 };
 

@@ -3,7 +3,8 @@
  * --perfetto OUT.pftrace: one run (the input files merged in time) streamed
  * into a Perfetto trace by a session listener (gpulat-session.h): every
  * decoded event (ring depth, --perfetto-sched), every job that passes the
- * filters, every stall as the statistics find it. The export is opened
+ * filters, every stall as the statistics find it, every vblank as the frames
+ * analysis counts it. The export is opened
  * before the first record is read; any error drops its temporary file, so a
  * damaged input never leaves a half-written OUT.pftrace behind.
  */
@@ -97,6 +98,14 @@ static int pf_on_stall(const struct gpulat_stall *st, void *data)
 	return r->pf ? gl_pf_stall(r->pf, st) : 0;
 }
 
+/* every vblank --frames counts, as it comes (gpulat_frames_listener_set_cb) */
+static int pf_on_vblank(const struct gpulat_vblank *v, void *data)
+{
+	struct gl_run *r = data;
+
+	return r->pf ? gl_pf_vblank(r->pf, v) : 0;
+}
+
 /* gl_run_init(): the listener, and the jobs filter for events (@so's filters) */
 int gl_pf_attach(struct gl_run *r, const struct gpulat_session_opts *so)
 {
@@ -150,6 +159,12 @@ int gl_pf_main(struct gl_run *r)
 	r->pf = gl_pf_open(o->perfetto, &po, err, sizeof(err));
 	if (!r->pf) {
 		fprintf(stderr, "%s: %s\n", GL_NAME, err);
+		return GL_EXIT_ERROR;
+	}
+	/* vblank ticks beside the late frames (issue 18) */
+	if (gpulat_frames_listener_set_cb(r->fl, pf_on_vblank, NULL, r) < 0) {
+		fprintf(stderr, "%s: %s: the frames analysis started before the export\n", GL_NAME,
+			o->perfetto);
 		return GL_EXIT_ERROR;
 	}
 	if (gl_run_read(r) < 0)

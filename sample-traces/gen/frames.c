@@ -222,7 +222,7 @@ static json_object *crtc_json(const struct gen_sim *s, int c)
 {
 	const struct gen_crtc_state *C = &s->crtc[c];
 	uint64_t *iv = malloc(sizeof(uint64_t) * (C->n + 1));
-	json_object *o = json_object_new_object();
+	json_object *o = json_object_new_object(), *vt;
 	int i, n = 0;
 
 	if (!iv)
@@ -236,6 +236,11 @@ static json_object *crtc_json(const struct gen_sim *s, int c)
 	/* nearest rank: v[ceil(n / 2) - 1] */
 	add(o, "refresh_ns", json_object_new_uint64(n ? iv[(n + 1) / 2 - 1] : 0));
 	add(o, "vrr", json_object_new_boolean(s->sc->crtcs[c].vrr_min != 0));
+	/* every instant V(first_seq + i) the analysis must use */
+	vt = json_object_new_array();
+	for (i = 0; i < C->n; i++)
+		json_object_array_add(vt, json_object_new_uint64(vat(s, c, C->seq - C->n + 1 + i)));
+	add(o, "vblank_ts", vt);
 	free(iv);
 	return o;
 }
@@ -284,7 +289,7 @@ static json_object *flip_client_json(const struct gen_sim *s, int p)
 	const struct gen_proc_cfg *pc = &s->pcfg[p];
 	int c = pc->crtc - 1, i, j;
 	json_object *o = json_object_new_object(), *lf = json_object_new_array();
-	json_object *bc = json_object_new_object();
+	json_object *bc = json_object_new_object(), *ot = json_object_new_array();
 	uint64_t prev = 0, flips = 0, frames = 0, late = 0, missed = 0;
 	static const char * const names[] = {
 		"late_submit", "dep_wait", "sched_queue", "hw_queue", "gpu_exec",
@@ -299,6 +304,8 @@ static json_object *flip_client_json(const struct gen_sim *s, int p)
 		if (flips++) {
 			dl = prev + 1;
 			frames++;
+			if (F->flip_seq <= dl)
+				json_object_array_add(ot, json_object_new_uint64(F->flip_seq));
 			if (F->flip_seq > dl) {
 				json_object *x = json_object_new_object();
 
@@ -330,6 +337,7 @@ static json_object *flip_client_json(const struct gen_sim *s, int p)
 		add(bc, names[j], json_object_new_int(0));
 	add(o, "by_cause", bc);
 	add(o, "late_frames", lf);
+	add(o, "on_time_presented", ot);
 	return o;
 }
 
@@ -338,7 +346,7 @@ static json_object *client_json(const struct gen_sim *s, int p, const uint64_t *
 	const struct gen_proc_cfg *pc = &s->pcfg[p];
 	int c = pc->crtc - 1, i, j;
 	json_object *o = json_object_new_object(), *lf = json_object_new_array();
-	json_object *bc = json_object_new_object();
+	json_object *bc = json_object_new_object(), *ot = json_object_new_array();
 	uint64_t prev = 0, requested = 0, frames = 0, late = 0, missed = 0, unresolved = 0;
 	const struct gen_crtc_state *C = &s->crtc[c];
 	bool have_prev = false;
@@ -385,6 +393,8 @@ static json_object *client_json(const struct gen_sim *s, int p, const uint64_t *
 			continue;
 		}
 		frames++;
+		if (pres && pres <= dl)
+			json_object_array_add(ot, json_object_new_uint64(pres));
 		if (!pres || pres > dl) {
 			json_object *x = json_object_new_object();
 			uint64_t m = pres ? pres - dl : C->seq + 1 - dl;
@@ -420,6 +430,7 @@ static json_object *client_json(const struct gen_sim *s, int p, const uint64_t *
 		add(bc, names[j], json_object_new_int(counts[j]));
 	add(o, "by_cause", bc);
 	add(o, "late_frames", lf);
+	add(o, "on_time_presented", ot);
 	return o;
 }
 

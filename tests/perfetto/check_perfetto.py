@@ -26,7 +26,8 @@ tool's own report:
     job at its run (at its queue before Linux 5.7)
   - ring depth counters: the largest value is the truth's max_depth
   - late frames (frames-* samples): per client and CRTC as many instants as
-    the truth's late frames, with its missed vblanks
+    the truth's late frames, with its missed vblanks; per CRTC one "vblank"
+    instant per vblank at the truth's instant, with its count
   - with TRACE-CMD: --perfetto-sched holds every sched_switch of the trace
     (as counted by `trace-cmd report`), time ordered per CPU
   - filters: --ring and --start/--end keep exactly the truth's matching jobs
@@ -375,7 +376,17 @@ def check_export(pb, data, truth, d, jobs=None):
     if fr and jobs is truth["jobs"]:
         disp = [t for t in m.tracks.values() if not t.HasField("parent_uuid")
                 and t.name == "Display"]
-        d.eq("Display tracks", len(disp), 1 if any(c["late"] for c in fr["clients"]) else 0)
+        d.eq("Display tracks", len(disp), 1 if fr["crtcs"] else 0)
+        # vblank ticks: one instant per vblank at the instant --frames uses
+        # (the generator's hardware time, or the record timestamp)
+        for c in fr["crtcs"]:
+            if "vblank_ts" not in c:
+                continue
+            tr = [t for g in disp for t in m.named_children(g.uuid, f"crtc {c['crtc']} vblanks")]
+            got = [x for t in tr for x in m.instants[t.uuid] if x.name == "vblank"]
+            d.eq(f"crtc {c['crtc']} vblank ticks", [x.ts for x in got], c["vblank_ts"])
+            d.eq(f"crtc {c['crtc']} vblank counts", [x.args.get("vblank_seq") for x in got],
+                 list(range(c["first_seq"], c["first_seq"] + len(c["vblank_ts"]))))
         for c in fr["clients"]:
             tr = [t for g in disp for t in m.named_children(g.uuid, f"crtc {c['crtc']} late frames")]
             got = [x for t in tr for x in m.instants[t.uuid]
