@@ -15,7 +15,9 @@
  *    out when too dense; the menu "GPU jobs" shows every dependency instead;
  *  - CPU graphs: a strip per job stage on the CPU whose event began it, and connectors
  *    from the queue event's CPU to the run event's CPU to the done/signal CPU;
- *  - Task graphs of submitting processes: the job's life as a thin three-segment strip.
+ *  - Task graphs of submitting processes: the job's life as a thin three-segment strip;
+ *  - CRTC rows (Task graphs of a CRTC's synthetic id): vblank ticks and judged frames
+ *    (gpu_frames.c, lib/frames.c).
  * Double-click on a job sets marker A at its queue event and B at its done event.
  * Hovering a job shows its tooltip (gpu_describe.c): an event filter on KernelShark's
  * GL widget hit-tests the boxes drawn in the last frame.
@@ -82,6 +84,19 @@ const int gpujobBoxMinPx = 4;
 
 /* Dependency arrows: at most one per this many pixels of the waiting job's run. */
 const int gpujobDepMinGapPx = 8;
+
+/* CRTC rows: vblank ticks need this many pixels between them, else only late frames. */
+const int gpujobVblankMinPx = 4;
+
+/* CRTC rows: an on-time frame is a block this wide ending at its vblank. */
+const int gpujobOnTimePx = 3;
+
+/* CRTC rows: a late frame due this long before the window can still reach into it. */
+const uint64_t gpujobFrameLookBackNs = 1000000000ULL;
+
+const Color gpujobVblankColor(90, 90, 90);
+const Color gpujobLateColor(220, 20, 60);
+const Color gpujobOnTimeColor(40, 170, 60);
 
 /* Dependency arrows: dark, above the boxes. */
 const Color gpujobDepColor(20, 20, 20);
@@ -651,6 +666,66 @@ void drawRing(DrawCtx &d, ssize_t r)
 	}
 }
 
+/*
+ * A CRTC row (issue 18): the vblank ticks (lib/frames.c's instants) in its upper half
+ * and its clients' judged frames in its lower half: a late frame is a red bar from the
+ * vblank it was due for to the one it was shown at, an on-time frame a green block
+ * ending at the vblank it was shown at. Zoomed out (ticks closer than a few pixels)
+ * only the late frames remain.
+ */
+void drawCrtc(DrawCtx &d, const plugin_gpujob_crtc *c)
+{
+	int top = d.base - d.height + 3, bottom = d.base - 1;
+	int mid = (top + bottom) / 2;
+	bool ticks = true;
+
+	d.argv->_graph->setLabelText(c->label);
+	if (c->n_vblanks > 1) {
+		/* the median-ish spacing of the whole CRTC decides the level of detail */
+		uint64_t span = c->vblank_ts[c->n_vblanks - 1] - c->vblank_ts[0];
+		double px = span * d.xm.scale / (double)(c->n_vblanks - 1);
+
+		ticks = px >= gpujobVblankMinPx;
+	}
+	if (ticks) {
+		for (size_t i = plugin_gpujob_vblank_first(c, d.xm.t0);
+		     i < c->n_vblanks && c->vblank_ts[i] <= d.xm.t1; ++i) {
+			int x = d.xm.x(c->vblank_ts[i]);
+
+			push(d, rect(x, top, x + 1, mid - 1, gpujobVblankColor, true));
+		}
+	}
+	/*
+	 * Frames due before the window may still be shown inside it. Two passes: the
+	 * on-time blocks are pushed first, so they are painted above the late bars (a frame
+	 * shown on time at the vblank a late one was finally shown at stays visible).
+	 */
+	uint64_t from = d.xm.t0 > gpujobFrameLookBackNs ? d.xm.t0 - gpujobFrameLookBackNs : 0;
+	for (int pass = 0; pass < 2; ++pass) {
+		for (size_t i = plugin_gpujob_frame_first(c, from); i < c->n_frames; ++i) {
+			const plugin_gpujob_frame *f = &c->frames[i];
+			uint64_t a = has(f->deadline_ts) ? f->deadline_ts : f->presented_ts;
+			uint64_t b = has(f->presented_ts) ? f->presented_ts : d.xm.t1;
+
+			if (has(a) && a > d.xm.t1)
+				break;
+			if (!has(a) || b < d.xm.t0 || f->late != (pass == 1))
+				continue;
+			if (f->late) {
+				int xa = d.xm.x(a), xb = std::max(d.xm.x(b), xa + 2);
+
+				push(d, rect(xa, mid + 1, xb, bottom, gpujobLateColor, true));
+			} else if (ticks) {
+				int xb = d.xm.x(b);
+
+				push(d, rect(xb - gpujobOnTimePx, mid + 1, xb, bottom,
+					     gpujobOnTimeColor, true));
+			}
+		}
+	}
+	d.st->seen[{ KSHARK_TASK_DRAW, c->id }] = { d.base, d.height, 1 };
+}
+
 void drawTask(DrawCtx &d, const gpujob_index *idx)
 {
 	/* a thin strip at the top of the task's graph */
@@ -889,6 +964,11 @@ const char *gpujobLegend =
 	"\"+N\": stacked jobs beyond the sub-rows that fit the row.\n\n"
 	"Zoomed out, a row is the ring's busy profile: the bar height in each pixel\n"
 	"column is the share of that time the ring executed.\n\n"
+	"CRTC rows (one per display pipe with drm vblank events): grey ticks at the\n"
+	"vblanks (the hardware `time` when recorded with -C mono); below them the\n"
+	"frames of its clients as trace-cmd gpu-latency --frames judges them: green\n"
+	"on time (at the vblank it was shown), red late (from the vblank it was due\n"
+	"for to the one it was shown at).\n\n"
 	"Hover a job for its numbers; double-click it for markers A (queue) and B (done).";
 
 void addMenu(QMainWindow *mw)
@@ -963,9 +1043,12 @@ void draw(KsCppArgV *argv, plugin_gpujob_ctx *ctx, int val, int action)
 		drawCPU(d, val);
 	} else {
 		ssize_t r = plugin_gpujob_ring_by_id(ctx, val);
+		ssize_t c = r < 0 ? plugin_gpujob_crtc_by_id(ctx, val) : -1;
 
 		if (r >= 0) {
 			drawRing(d, r);
+		} else if (c >= 0) {
+			drawCrtc(d, &ctx->crtcs[c]);
 		} else {
 			const gpujob_index *idx = plugin_gpujob_pid_index(ctx, val);
 			if (idx && idx->n)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * gpu-kshark-rings - list the GPU rings of traces and write a KernelShark session
- * that shows one row per ring (used by the gpu-kshark launcher).
+ * that shows one row per ring, and one per display CRTC with drm vblank events (used by
+ * the gpu-kshark launcher).
  *
  * The rings are found with the core binding, exactly as the gpu_jobs plugin finds them
  * (gpu_rings.c), so the synthetic task ids written into the session's "TaskPlots" are
@@ -33,6 +34,9 @@
 #include "gpu_jobs.h"
 #include "gpu_rings.h"
 
+/* CRTC rows in a session at most (lib/frames.c keeps 64 CRTCs) */
+#define GPUJOB_MAX_CRTC_ROWS	64
+
 #define DEFAULT_WIDTH	1200
 #define DEFAULT_HEIGHT	800
 
@@ -48,6 +52,9 @@ struct trace_rings {
 	uint64_t gpu_last; /* ... last job stage */
 	int			n_cpus;
 	int			sd;
+	/* pipes with drm_vblank_event records: one CRTC row each (issue 18) */
+	int crtcs[GPUJOB_MAX_CRTC_ROWS];
+	int n_crtcs;
 };
 
 /* How this program names itself in messages (-N: the launcher's name). */
@@ -98,7 +105,8 @@ static void usage(FILE *f, const char *argv0)
 		"  -a         show the whole trace, not only the span with GPU jobs\n"
 		"  -c LIST    CPU graphs: all (default), none, or a list like 0,2-3\n"
 		"  -l         list, without a display, the rows the gpu_jobs plugin draws\n"
-		"             and each row's job count (the plugin loaded through libkshark)\n"
+		"             and each row's job count, and each CRTC row's vblanks and\n"
+		"             judged frames (the plugin loaded through libkshark)\n"
 		"  -N NAME    name to use in messages (the launcher's)\n"
 		"  -q         quiet: do not print the rings\n"
 		"  -h         this help\n",
@@ -138,9 +146,25 @@ static int ev_cb(const struct gpulat_event *ev, struct tep_record *rec, int file
 
 	(void)rec;
 	(void)file;
+	if (ev->kind == GPULAT_EV_VBLANK && gpujob_crtc_id(ev->crtc) >= 0) {
+		int i;
+
+		for (i = 0; i < tr->n_crtcs && tr->crtcs[i] != ev->crtc; i++)
+			;
+		if (i == tr->n_crtcs && i < GPUJOB_MAX_CRTC_ROWS)
+			tr->crtcs[tr->n_crtcs++] = ev->crtc;
+		return 0;
+	}
 	if (!gpujob_event_names_ring(ev))
 		return 0;
 	return add_key(tr, ev->dev ? ev->dev : "", ev->ring);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
 }
 
 static int job_cb(const struct gpulat_job *job, void *data)
@@ -212,6 +236,7 @@ static int find_rings(struct trace_rings *tr)
 	tr->first_ts = c.first_ts;
 	tr->last_ts = c.last_ts;
 	gpujob_ring_ids_assign(tr->keys, tr->n_keys);
+	qsort(tr->crtcs, tr->n_crtcs, sizeof(tr->crtcs[0]), cmp_int);
 	return 0;
 }
 
@@ -341,6 +366,10 @@ static int write_session(const char *out, const char *plugin, struct trace_rings
 		tasks = json_object_new_array();
 		for (k = 0; k < tr->n_keys; k++)
 			json_object_array_add(tasks, json_object_new_int(tr->keys[k].id));
+		/* below the rings: one row per CRTC (vblanks, frames) */
+		for (j = 0; j < tr->n_crtcs; j++)
+			json_object_array_add(tasks,
+					      json_object_new_int(gpujob_crtc_id(tr->crtcs[j])));
 		json_object_object_add(js, "TaskPlots", tasks);
 	}
 
@@ -418,6 +447,8 @@ static int list_rows(const char *plugin_path, struct trace_rings *trs, int n)
 	const struct plugin_gpujob *jobs;
 	plugin_gpujob_get_jobs_fn get_jobs;
 	plugin_gpujob_get_rings_fn get_rings;
+	plugin_gpujob_get_crtcs_fn get_crtcs;
+	const struct plugin_gpujob_crtc *crtcs;
 	ssize_t n_rows, nr, nj, k, r;
 	int i, ret = 0, saved, null;
 
@@ -444,6 +475,7 @@ static int list_rows(const char *plugin_path, struct trace_rings *trs, int n)
 	}
 	get_jobs = (plugin_gpujob_get_jobs_fn)dlsym(plugin->handle, "plugin_gpujob_get_jobs");
 	get_rings = (plugin_gpujob_get_rings_fn)dlsym(plugin->handle, "plugin_gpujob_get_rings");
+	get_crtcs = (plugin_gpujob_get_crtcs_fn)dlsym(plugin->handle, "plugin_gpujob_get_crtcs");
 	if (!get_jobs || !get_rings) {
 		fprintf(stderr, "%s: %s: not the gpu_jobs plugin (no accessors)\n", prog,
 			plugin_path);
@@ -505,6 +537,18 @@ static int list_rows(const char *plugin_path, struct trace_rings *trs, int n)
 		if ((size_t)nj > total)
 			printf("  %-10s  %7zu  %s\n", "-", (size_t)nj - total,
 			       "(no ring: not drawn)");
+		/* CRTC rows, below the rings: what the plugin has for each */
+		nr = get_crtcs ? get_crtcs(trs[i].sd, &crtcs) : 0;
+		for (r = 0; r < nr; r++) {
+			int c;
+
+			for (c = 0; c < trs[i].n_crtcs && trs[i].crtcs[c] != crtcs[r].crtc; c++)
+				;
+			printf("  crtc %d: row %d, %zu vblanks (%s), %zu frames, %zu late%s\n",
+			       crtcs[r].crtc, crtcs[r].id, crtcs[r].n_vblanks,
+			       crtcs[r].vbl_time ? "time" : "record", crtcs[r].n_frames,
+			       crtcs[r].n_late, c < trs[i].n_crtcs ? "" : " (not in the session)");
+		}
 	}
 
 	for (k = 0; k < n_rows; k++)

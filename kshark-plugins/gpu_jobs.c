@@ -234,6 +234,16 @@ GPUJOB_EXPORT ssize_t plugin_gpujob_get_deps(int sd, const struct plugin_gpujob_
 	return ctx->n_deps;
 }
 
+GPUJOB_EXPORT ssize_t plugin_gpujob_get_crtcs(int sd, const struct plugin_gpujob_crtc **crtcs)
+{
+	struct plugin_gpujob_ctx *ctx = gpujob_linked_ctx(sd);
+
+	if (!ctx)
+		return -ENODEV;
+	*crtcs = ctx->crtcs;
+	return ctx->n_crtcs;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Entry points                                                               */
 
@@ -244,6 +254,10 @@ GPUJOB_EXPORT ssize_t plugin_gpujob_get_deps(int sd, const struct plugin_gpujob_
  */
 static bool gpujob_kind_linked(enum gpulat_kind kind)
 {
+	/* the drm vblank events feed the CRTC rows (gpu_frames.c); a few per frame */
+	if (kind == GPULAT_EV_VBLANK || kind == GPULAT_EV_VBLANK_QUEUED ||
+	    kind == GPULAT_EV_VBLANK_DELIVERED)
+		return true;
 	return gpulat_kind_linked(kind);
 }
 

@@ -130,6 +130,54 @@ struct plugin_gpujob_ring {
 	const char		*shown;
 };
 
+/** struct plugin_gpujob_frame - a frame lib/frames.c judged (gpulat_frame_verdict) */
+struct plugin_gpujob_frame {
+	/** The vblank it was due for: count and instant (GPULAT_NONE: not traced). */
+	uint64_t		deadline;
+	/** V(deadline). */
+	uint64_t		deadline_ts;
+	/** The vblank it was shown at (GPULAT_NONE: not by the end of the trace). */
+	uint64_t		presented;
+	/** V(presented). */
+	uint64_t		presented_ts;
+	/** Vblanks missed (0 when on time). */
+	uint64_t		missed;
+	/** The client's process (-1: not known when judged), its name. */
+	int			pid;
+	/** The client's process name ("" when unknown). */
+	const char		*comm;
+	/** Later than its deadline. */
+	bool			late;
+	/** enum gpulat_frame_cause of a late frame. */
+	int			cause;
+};
+
+/** struct plugin_gpujob_crtc - one display CRTC: its row, vblanks and judged frames */
+struct plugin_gpujob_crtc {
+	/** Pipe index (drm_vblank_event crtc). */
+	int			crtc;
+	/** Synthetic task id of the CRTC row (gpujob_crtc_id(), gpu_rings.h). */
+	int			id;
+	/** Row label ("crtc 0"). */
+	char			label[24];
+	/** Vblank instants (lib/frames.c's V: `time` under trace_clock=mono), in order. */
+	uint64_t		*vblank_ts;
+	/** Number of vblanks. */
+	size_t			n_vblanks;
+	/** Capacity of vblank_ts. */
+	size_t			cap_vblanks;
+	/** Frames of its clients, in the order they were judged. */
+	struct plugin_gpujob_frame *frames;
+	/** Number of frames. */
+	size_t			n_frames;
+	/** Capacity of frames. */
+	size_t			cap_frames;
+	/** Late frames among them. */
+	size_t			n_late;
+	/** The instants are drm_vblank_event `time` (else record timestamps). */
+	bool			vbl_time;
+};
+
 /*
  * CPU index items with this bit in @stage are arrivals: the connector from the previous
  * stage's CPU to this one, over [previous stage, this stage]. Without it, a connector
@@ -253,6 +301,12 @@ struct plugin_gpujob_ctx {
 	struct gpujob_index		*pid_idx;
 	/** Number of task indexes. */
 	size_t				n_pids;
+	/** CRTCs with vblank events, by pipe index (issue 18's frames, gpu_frames.c). */
+	struct plugin_gpujob_crtc	*crtcs;
+	/** Number of CRTCs. */
+	size_t				n_crtcs;
+	/** The frames analysis on the session (lib/frames-session.c). */
+	struct gpulat_frames_listener	*frames;
 	/** Core tracker counters after linking. */
 	struct gpulat_tracker_counters	counters;
 
@@ -276,6 +330,15 @@ void plugin_gpujob_free_results(struct plugin_gpujob_ctx *ctx);
  */
 #define GPUJOB_PALETTE_SIZE 12
 extern const unsigned char plugin_gpujob_palette[GPUJOB_PALETTE_SIZE][3];
+
+/* gpu_frames.c: CRTC rows from lib/frames.c (vblanks, judged frames) */
+int plugin_gpujob_frames_listen(struct plugin_gpujob_ctx *ctx);
+void plugin_gpujob_frames_done(struct plugin_gpujob_ctx *ctx);
+void plugin_gpujob_frames_free(struct plugin_gpujob_ctx *ctx);
+ssize_t plugin_gpujob_crtc_by_id(struct plugin_gpujob_ctx *ctx, int id);
+/* the first vblank / frame (by deadline) at or after @t (binary search), n when none */
+size_t plugin_gpujob_vblank_first(const struct plugin_gpujob_crtc *c, uint64_t t);
+size_t plugin_gpujob_frame_first(const struct plugin_gpujob_crtc *c, uint64_t t);
 
 /* gpu_describe.c: the tooltip text of a job ('\n'-separated lines), snprintf() semantics */
 size_t plugin_gpujob_describe(const struct plugin_gpujob_ctx *ctx, size_t j, char *buf, size_t len);
@@ -302,10 +365,12 @@ void plugin_gpujob_draw_free(struct gpujob_draw_state *st);
 GPUJOB_EXPORT ssize_t plugin_gpujob_get_jobs(int sd, const struct plugin_gpujob **jobs);
 GPUJOB_EXPORT ssize_t plugin_gpujob_get_rings(int sd, const struct plugin_gpujob_ring **rings);
 GPUJOB_EXPORT ssize_t plugin_gpujob_get_deps(int sd, const struct plugin_gpujob_dep **deps);
+GPUJOB_EXPORT ssize_t plugin_gpujob_get_crtcs(int sd, const struct plugin_gpujob_crtc **crtcs);
 
 typedef ssize_t (*plugin_gpujob_get_jobs_fn)(int sd, const struct plugin_gpujob **jobs);
 typedef ssize_t (*plugin_gpujob_get_rings_fn)(int sd, const struct plugin_gpujob_ring **rings);
 typedef ssize_t (*plugin_gpujob_get_deps_fn)(int sd, const struct plugin_gpujob_dep **deps);
+typedef ssize_t (*plugin_gpujob_get_crtcs_fn)(int sd, const struct plugin_gpujob_crtc **crtcs);
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,7 @@
 void plugin_gpujob_free_results(struct plugin_gpujob_ctx *ctx)
 {
 	plugin_gpujob_free_indexes(ctx);
+	plugin_gpujob_frames_free(ctx);
 	free(ctx->jobs);
 	ctx->jobs = NULL;
 	ctx->n_jobs = ctx->cap_jobs = 0;
@@ -336,6 +337,9 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 	if (!ctx->session)
 		return -ENOMEM;
 	ret = gpulat_session_add_listener(ctx->session, &l, ctx);
+	/* the CRTC rows: vblanks and frames as lib/frames.c judges them */
+	if (!ret)
+		ret = plugin_gpujob_frames_listen(ctx);
 	if (!ret)
 		ret = gpulat_session_attach_tep(ctx->session, kshark_get_tep(ctx->stream));
 	if (!ret)
@@ -383,8 +387,10 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 	}
 	if (!ret)
 		ret = gpulat_session_finish(ctx->session);
-	if (!ret)
+	if (!ret) {
 		gpulat_session_tracker_counters(ctx->session, &ctx->counters);
+		plugin_gpujob_frames_done(ctx);
+	}
 	free(order);
 	free(cpu_last);
 	return ret;

@@ -24,6 +24,19 @@ struct gpulat_event;
 #define GPUJOB_RING_ID_BASE	1000000000
 #define GPUJOB_RING_ID_SPAN	1000000000
 
+/*
+ * CRTC rows (drm vblank events, issue 18): ids above the rings' span, one per pipe index
+ * (a pipe index is small: lib/frames.c keeps at most 64 CRTCs).
+ */
+#define GPUJOB_CRTC_ID_BASE	2100000000
+#define GPUJOB_CRTC_ID_SPAN	1000
+
+/* the synthetic task id of CRTC @crtc's row, -1 when out of range */
+static inline int gpujob_crtc_id(int crtc)
+{
+	return crtc >= 0 && crtc < GPUJOB_CRTC_ID_SPAN ? GPUJOB_CRTC_ID_BASE + crtc : -1;
+}
+
 /** struct gpujob_ring_key - one (device, ring) pair and its synthetic id */
 struct gpujob_ring_key {
 	const char	*dev;	/* "" when the trace has no device field */

@@ -6,7 +6,9 @@
       `gpu-kshark --list` of each trace: one row per ring of the truth file (label
       "dev/ring", or "ring"), each with the truth's number of jobs on that ring, the
       total job count, and the GPU-active span = first to last stage of the truth's jobs
-      (the span gpu-kshark opens on).
+      (the span gpu-kshark opens on); per CRTC of the truth's frames one CRTC row with
+      its vblank count, the vblank instant used, and its clients' frames and late
+      frames.
   list_test.py errors LAUNCHER GPU.dat NOGPU.dat
       missing file, not a trace, a trace without GPU events, bad -r, unknown option:
       exit status non-zero, the first stderr line is "gpu-kshark: ..." naming the file
@@ -90,7 +92,33 @@ def check_list(launcher, pairs):
                      (name, a, b, sp[0] // 1000, sp[1] // 1000))
         elif sp:
             fail('%s: no GPU active span printed' % name)
-        print('%s: %d rows, %s jobs: ok' % (name, len(got), m.group(3)))
+        # CRTC rows (drm vblank events): vblanks, frames and late frames per CRTC
+        # as the generator's frames truth counts them (lib/frames.c judges, the
+        # plugin keeps what it streams)
+        crtcs = {}
+        for ln in lines[2:]:
+            c = re.match(r'\s+crtc (\d+): row (\d+), (\d+) vblanks \((time|record)\), '
+                         r'(\d+) frames, (\d+) late$', ln)
+            if c:
+                crtcs[int(c.group(1))] = c.groups()
+        fr = truth.get('frames')
+        want_crtcs = {c['crtc'] for c in fr['crtcs']} if fr else set()
+        # (real captures: their frames facts are kms-*.frames.json, checked elsewhere)
+        if (fr or 'cpus' in truth) and set(crtcs) != want_crtcs:
+            fail('%s: CRTC rows %s, truth %s' % (name, sorted(crtcs), sorted(want_crtcs)))
+        for c in (fr['crtcs'] if fr else []):
+            g = crtcs.get(c['crtc'])
+            if not g:
+                continue
+            cl = [x for x in fr['clients'] if x['crtc'] == c['crtc']]
+            want = (str(c['crtc']), str(2100000000 + c['crtc']), str(c['vblanks']),
+                    fr['vblank_instant'], str(sum(x['frames'] for x in cl)),
+                    str(sum(x['late'] for x in cl)))
+            if g != want:
+                fail('%s: CRTC row %s (row, vblanks, instant, frames, late), truth %s' %
+                     (name, g, want))
+        print('%s: %d rows, %s jobs, %d CRTC rows: ok' % (name, len(got), m.group(3),
+                                                           len(crtcs)))
 
 
 def check_errors(launcher, gpu, nogpu):
