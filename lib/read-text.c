@@ -967,7 +967,7 @@ fail:
 }
 
 /* check the first bytes: an ftrace text log, and not of a foreign layout */
-static int check_start(struct gpulat_text *x, char *err, size_t errlen)
+static int check_start(struct gpulat_text *x, bool stream, char *err, size_t errlen)
 {
 	const char *s, *e, *nl;
 	ssize_t n;
@@ -978,6 +978,13 @@ static int check_start(struct gpulat_text *x, char *err, size_t errlen)
 			terr(x->path, err, errlen, "%s", strerror((int)-n));
 			return (int)n;
 		}
+		/*
+		 * A live stream (trace_pipe) may take minutes to fill the probe:
+		 * its complete lines so far decide as soon as they are an ftrace log.
+		 */
+		nl = stream ? memrchr(x->buf, '\n', x->len) : NULL;
+		if (nl && gpulat_text_probe(x->buf, (size_t)(nl - x->buf) + 1))
+			break;
 	}
 	if (!x->len) {
 		terr(x->path, err, errlen, "empty input, not an ftrace text log");
@@ -1011,7 +1018,7 @@ static int check_start(struct gpulat_text *x, char *err, size_t errlen)
 	return 0;
 }
 
-struct gpulat_text *gpulat_text_open_fd(int fd, const char *label, char *err, size_t errlen)
+static struct gpulat_text *open_fd(int fd, const char *label, bool stream, char *err, size_t errlen)
 {
 	struct gpulat_text *x = alloc_reader(label ? label : "-");
 	int ret;
@@ -1022,13 +1029,23 @@ struct gpulat_text *gpulat_text_open_fd(int fd, const char *label, char *err, si
 		return NULL;
 	}
 	x->fd = fd;
-	ret = check_start(x, err, errlen);
+	ret = check_start(x, stream, err, errlen);
 	if (ret < 0) {
 		gpulat_text_close(x);
 		errno = -ret;
 		return NULL;
 	}
 	return x;
+}
+
+struct gpulat_text *gpulat_text_open_fd(int fd, const char *label, char *err, size_t errlen)
+{
+	return open_fd(fd, label, false, err, errlen);
+}
+
+struct gpulat_text *gpulat_text_open_stream(int fd, const char *label, char *err, size_t errlen)
+{
+	return open_fd(fd, label, true, err, errlen);
 }
 
 struct gpulat_text *gpulat_text_open(const char *path, char *err, size_t errlen)
@@ -1124,11 +1141,9 @@ static unsigned int missing(const struct gpulat_text *x)
 	return m;
 }
 
-int gpulat_text_run(struct gpulat_text *x, struct gpulat_tracker *t,
-		    gpulat_text_hook_fn hook, void *data, char *err, size_t errlen)
+int gpulat_text_begin(struct gpulat_text *x, struct gpulat_tracker *t, gpulat_text_hook_fn hook,
+		      void *data, char *err, size_t errlen)
 {
-	int ret = 0;
-
 	if (x->ran) {
 		terr(x->path, err, errlen, "the reader was already run");
 		return -EALREADY;
@@ -1145,33 +1160,75 @@ int gpulat_text_run(struct gpulat_text *x, struct gpulat_tracker *t,
 	x->deciding = true;
 	if (x->info.layout == GPULAT_TEXT_UNKNOWN)
 		x->info.layout = GPULAT_TEXT_TRACEFS;
+	return 0;
+}
 
-	for (;;) {
-		const char *s = x->buf + x->off, *e = x->buf + x->len, *nl;
+/* the complete lines in the buffer; at end of input the last one too */
+static int lines(struct gpulat_text *x)
+{
+	const char *s = x->buf + x->off, *e = x->buf + x->len, *nl;
+	int ret;
 
-		while (s < e && (nl = memchr(s, '\n', (size_t)(e - s)))) {
-			ret = line(x, s, nl);
-			if (ret < 0)
-				goto out;
-			s = nl + 1;
-		}
-		x->off = (size_t)(s - x->buf);
-		if (x->eof) {
-			/* a last line without newline: possibly cut (log rotated) */
-			if (x->off < x->len) {
-				ret = line(x, x->buf + x->off, x->buf + x->len);
-				if (ret < 0)
-					goto out;
-				x->off = x->len;
-			}
-			break;
-		}
-		ret = (int)fill(x);
-		if (ret < 0) {
-			terr(x->path, err, errlen, "read error: %s", strerror(-ret));
-			goto out;
-		}
+	while (s < e && (nl = memchr(s, '\n', (size_t)(e - s)))) {
+		ret = line(x, s, nl);
+		if (ret < 0)
+			return ret;
+		s = nl + 1;
 	}
+	x->off = (size_t)(s - x->buf);
+	/* a last line without newline: possibly cut (log rotated) */
+	if (x->eof && x->off < x->len) {
+		ret = line(x, x->buf + x->off, x->buf + x->len);
+		if (ret < 0)
+			return ret;
+		x->off = x->len;
+	}
+	return 0;
+}
+
+int gpulat_text_pump(struct gpulat_text *x, char *err, size_t errlen)
+{
+	ssize_t n;
+	int ret;
+
+	if (!x->ran)
+		return -EINVAL;
+	ret = lines(x);
+	if (ret < 0)
+		goto stop;
+	if (x->eof)
+		return 0;
+	n = fill(x);
+	if (n < 0) {
+		terr(x->path, err, errlen, "read error: %s", strerror((int)-n));
+		return (int)n;
+	}
+	ret = lines(x);
+	if (ret < 0)
+		goto stop;
+	return x->eof ? 0 : 1;
+stop:
+	if (x->stop < 0) {
+		terr(x->path, err, errlen, "stopped: %s", strerror(-x->stop));
+		return x->stop;
+	}
+	terr(x->path, err, errlen, "%s", strerror(-ret));
+	return ret;
+}
+
+int gpulat_text_settle(struct gpulat_text *x)
+{
+	/* a live log cannot wait for LA_JOB_EVENTS: decide on what came */
+	if (!x->deciding || !x->la_jobs)
+		return 0;
+	return flush_la(x);
+}
+
+int gpulat_text_end(struct gpulat_text *x, char *err, size_t errlen)
+{
+	struct gpulat_tracker *t = x->t;
+	int ret;
+
 	ret = flush_la(x);
 	if (ret < 0)
 		goto out;
@@ -1229,6 +1286,22 @@ out:
 		return x->stop;
 	}
 	return ret;
+}
+
+int gpulat_text_run(struct gpulat_text *x, struct gpulat_tracker *t, gpulat_text_hook_fn hook,
+		    void *data, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = gpulat_text_begin(x, t, hook, data, err, errlen);
+	if (ret < 0)
+		return ret;
+	do
+		ret = gpulat_text_pump(x, err, errlen);
+	while (ret > 0);
+	if (ret < 0)
+		return ret;
+	return gpulat_text_end(x, err, errlen);
 }
 
 void gpulat_text_info(const struct gpulat_text *x, struct gpulat_text_info *info)

@@ -13,6 +13,7 @@
 
 struct gpulat_reader;
 struct gpulat_text;
+struct gpulat__live;
 
 struct slistener {
 	struct gpulat_listener	l;	/* zero-extended to our size */
@@ -47,6 +48,7 @@ struct gpulat_session {
 	struct gpulat_reader	*reader;	/* session-file.c */
 	struct gpulat_text	*text;		/* session-text.c: a text log */
 	void			(*close_input)(struct gpulat_session *s);
+	struct gpulat__live *live; /* session-live.c: --watch input */
 	struct gpulat_binding	*own_bind;	/* attached tep */
 	uint64_t		*cpu_last;	/* push: last ts per cpu (lost windows) */
 	int			ncpu_last;
@@ -83,6 +85,17 @@ int gpulat__session_event(struct gpulat_session *s, const struct gpulat_event *e
 			  struct tep_record *rec, int file);
 /* after the input ended and the tracker was flushed: span, stats, diag, listeners */
 int gpulat__session_end(struct gpulat_session *s);
+
+/* session.c: the statistics of the opts; one record's time; one decoded event */
+struct gpulat_stats *gpulat__session_new_stats(struct gpulat_session *s);
+void gpulat__session_see_ts(struct gpulat_session *s, uint64_t ts);
+int gpulat__session_feed(struct gpulat_session *s, const struct gpulat_event *ev,
+			 struct tep_record *rec);
+
+/* session-live.c: feed what is pending, end a text log (before the last flush) */
+int gpulat__live_end(struct gpulat_session *s);
+/* the span of the current interval into @st */
+void gpulat__live_span(struct gpulat_session *s, struct gpulat_stats *st);
 
 /* session-text.c: 1 when the inputs are no text log, else gpulat_session_run()'s */
 int gpulat__session_text_run(struct gpulat_session *s);

@@ -200,6 +200,22 @@ static void s_stall(const struct gpulat_stall *st, void *data)
 	}
 }
 
+/* statistics configured from the opts, stalls to the listeners (live: one per interval) */
+struct gpulat_stats *gpulat__session_new_stats(struct gpulat_session *s)
+{
+	struct gpulat_stats_opts so;
+	struct gpulat_stats *st;
+
+	gpulat_stats_opts_init(&so);
+	so.stall_threshold_ns = s->o.stall_threshold_ns;
+	so.top_n = s->o.top_n;
+	so.worst_by = s->o.worst_by;
+	st = gpulat_stats_new(&so);
+	if (st)
+		gpulat__stats_on_stall(st, s_stall, s);
+	return st;
+}
+
 /* ------------------------------------------------------------------------ */
 /* life cycle                                                                 */
 
@@ -256,16 +272,9 @@ struct gpulat_session *gpulat_session_new(const struct gpulat_session_opts *o)
 	if (!s->tracker)
 		goto fail;
 	if (!(s->o.features & GPULAT_FEAT_NO_STATS)) {
-		struct gpulat_stats_opts so;
-
-		gpulat_stats_opts_init(&so);
-		so.stall_threshold_ns = s->o.stall_threshold_ns;
-		so.top_n = s->o.top_n;
-		so.worst_by = s->o.worst_by;
-		s->stats = gpulat_stats_new(&so);
+		s->stats = gpulat__session_new_stats(s);
 		if (!s->stats)
 			goto fail;
-		gpulat__stats_on_stall(s->stats, s_stall, s);
 	}
 	if (s->o.features & (GPULAT_FEAT_EXPLAIN | GPULAT_FEAT_FENCE_PATH)) {
 		struct gpulat_diag_opts d;
@@ -412,7 +421,10 @@ int gpulat__session_end(struct gpulat_session *s)
 		s->c.span_last = s->c.last_ts < end ? s->c.last_ts : end;
 		if (s->c.span_last < s->c.span_first)
 			s->c.span_last = s->c.span_first;
-		if (s->stats)
+		/* live input: the statistics are those of the last interval */
+		if (s->stats && s->live)
+			gpulat__live_span(s, s->stats);
+		else if (s->stats)
 			gpulat_stats_set_span(s->stats, s->c.span_first, s->c.span_last);
 	}
 	if (s->diag) {
@@ -486,7 +498,7 @@ int gpulat_session_attach_tep(struct gpulat_session *s, struct tep_handle *tep)
 	return 0;
 }
 
-static void see_ts(struct gpulat_session *s, uint64_t ts)
+void gpulat__session_see_ts(struct gpulat_session *s, uint64_t ts)
 {
 	s->c.events++;
 	if (s->c.first_ts == GPULAT_NONE || ts < s->c.first_ts)
@@ -495,7 +507,8 @@ static void see_ts(struct gpulat_session *s, uint64_t ts)
 		s->c.last_ts = ts;
 }
 
-static int feed(struct gpulat_session *s, const struct gpulat_event *ev, struct tep_record *rec)
+int gpulat__session_feed(struct gpulat_session *s, const struct gpulat_event *ev,
+			 struct tep_record *rec)
 {
 	int ret;
 
@@ -564,7 +577,7 @@ int gpulat_session_push(struct gpulat_session *s, struct tep_record *rec, void *
 	if (s->err)
 		return s->err;
 	s->have_last_ev = false;
-	see_ts(s, rec->ts);
+	gpulat__session_see_ts(s, rec->ts);
 	ret = push_lost(s, rec);
 	if (ret < 0)
 		return ret;
@@ -582,7 +595,7 @@ int gpulat_session_push(struct gpulat_session *s, struct tep_record *rec, void *
 		return 0;
 	ev.ref = host_ref;
 	ev.file = 0;
-	return feed(s, &ev, rec);
+	return gpulat__session_feed(s, &ev, rec);
 }
 
 /**
@@ -602,8 +615,8 @@ int gpulat_session_push_event(struct gpulat_session *s, const struct gpulat_even
 		return s->err;
 	if (!s->started)
 		gpulat__session_configure(s, GPULAT_ERA_NONE, false);
-	see_ts(s, ev->ts);
-	return feed(s, ev, NULL);
+	gpulat__session_see_ts(s, ev->ts);
+	return gpulat__session_feed(s, ev, NULL);
 }
 
 void gpulat_session_lost(struct gpulat_session *s, int cpu, uint64_t from_ts, uint64_t to_ts,
@@ -648,8 +661,16 @@ const char *gpulat_session_ring_name(struct gpulat_session *s, const char *dev, 
  */
 int gpulat_session_finish(struct gpulat_session *s)
 {
+	int ret;
+
 	if (s->finished)
 		return 0;
+	/* live input: what was pushed but not fed yet, the text log's end */
+	if (s->live) {
+		ret = gpulat__live_end(s);
+		if (ret < 0)
+			return ret;
+	}
 	if (!s->started)
 		gpulat__session_configure(s, GPULAT_ERA_NONE, false);
 	gpulat_tracker_flush(s->tracker, s->c.last_ts == GPULAT_NONE ? 0 : s->c.last_ts);

@@ -249,6 +249,88 @@ const char *gpulat_session_ring_name(struct gpulat_session *s, const char *dev, 
 int gpulat_session_finish(struct gpulat_session *s);
 
 /* ------------------------------------------------------------------------ */
+/* Input 3: live data (--watch), fed as it comes, reported per interval       */
+
+/*
+ *   raw ring-buffer pages (tracefs trace_pipe_raw of the formats of @tep):
+ *       gpulat_session_live_pages(s, tep, &lo);
+ *       every tick: gpulat_session_push_page(s, cpu, page, len) for each page
+ *                   read on each cpu, then gpulat_session_live_flush(s)
+ *   a text log (trace_pipe, `trace-cmd stream`, on a pipe):
+ *       gpulat_session_live_text(s, fd, "(stdin)", &lo);
+ *       whenever @fd is readable: gpulat_session_live_read(s)  (0: it ended)
+ *   every interval: st = gpulat_session_live_cut(s, &iv);
+ *   at the end:     gpulat_session_finish(s) reports the jobs still open
+ *                   (incomplete), or just gpulat_session_free(s).
+ *
+ * The statistics are those of one interval (memory does not grow with the
+ * run): gpulat_session_stats() is the current interval's, after
+ * gpulat_session_finish() the last one's. Jobs link across intervals; counts,
+ * the diagnosis and listeners cover the whole run.
+ */
+
+/**
+ * struct gpulat_live_opts - live input
+ * @sz: sizeof(struct gpulat_live_opts) as the caller knows it
+ * @cpus: pages: how many per-CPU streams (0: the tep's CPU count, at least 1)
+ * @page_size: pages: bytes of one ring-buffer page (0: the tep's header_page)
+ */
+struct gpulat_live_opts {
+	size_t sz;
+	int cpus;
+	int page_size;
+};
+
+/**
+ * struct gpulat_live_interval - what one interval held
+ * @sz: set by the caller to sizeof(struct gpulat_live_interval)
+ */
+struct gpulat_live_interval {
+	size_t sz;
+	uint64_t jobs; /* finished jobs that passed the filters */
+	uint64_t events; /* records (text: event lines) */
+	uint64_t lost_events; /* missed-event counts */
+	uint64_t lost_gaps; /* overruns (a count may be unknown) */
+	uint64_t first_ts; /* of any record, GPULAT_NONE: none */
+	uint64_t last_ts;
+};
+
+/* Return: 0 or -errno (-EBUSY: other input given). @lo may be NULL. */
+int gpulat_session_live_pages(struct gpulat_session *s, struct tep_handle *tep,
+			      const struct gpulat_live_opts *lo);
+/*
+ * One raw page of @cpu as trace_pipe_raw gives it (@len bytes, at most the
+ * page size; header, commit, missed-events flag): decoded at once, fed in
+ * time order across CPUs at the next gpulat_session_live_flush().
+ * Return: 0 or -errno (-EINVAL: no live pages input, bad cpu or length).
+ */
+int gpulat_session_push_page(struct gpulat_session *s, int cpu, const void *page, size_t len);
+/* feed the events of the pages pushed since the last flush. 0 or -errno. */
+int gpulat_session_live_flush(struct gpulat_session *s);
+
+/*
+ * A text log on @fd (not closed by the session), @label names it in
+ * messages. Blocks until its first lines tell it is an ftrace log.
+ * Return: 0 or -errno after one error line (not an ftrace log, ...).
+ */
+int gpulat_session_live_text(struct gpulat_session *s, int fd, const char *label,
+			     const struct gpulat_live_opts *lo);
+/*
+ * One read(2) of @fd and the complete lines it holds (poll @fd first when
+ * it must not block). At the end of the log its last jobs are flushed.
+ * Return: 1 more may come, 0 the log ended, -errno after an error line.
+ */
+int gpulat_session_live_read(struct gpulat_session *s);
+
+/*
+ * End the interval: its statistics (finished; valid until the next cut or
+ * gpulat_session_free()), NULL with GPULAT_FEAT_NO_STATS or out of memory;
+ * @iv (may be NULL) what it held. The next interval begins.
+ */
+const struct gpulat_stats *gpulat_session_live_cut(struct gpulat_session *s,
+						   struct gpulat_live_interval *iv);
+
+/* ------------------------------------------------------------------------ */
 /* Results (after run / finish)                                               */
 
 /**

@@ -60,6 +60,12 @@ bool gpulat_text_probe(const void *buf, size_t len);
 struct gpulat_text *gpulat_text_open(const char *path, char *err, size_t errlen);
 /* the same on an open descriptor (not closed by gpulat_text_close()) */
 struct gpulat_text *gpulat_text_open_fd(int fd, const char *label, char *err, size_t errlen);
+/*
+ * A live stream (a pipe from trace_pipe or `trace-cmd stream`): the same, but
+ * decided on the first complete lines instead of the first 64 KiB, so a slow
+ * stream is not waited for. Blocks until those lines came.
+ */
+struct gpulat_text *gpulat_text_open_stream(int fd, const char *label, char *err, size_t errlen);
 void gpulat_text_close(struct gpulat_text *x);
 
 void gpulat_text_set_warn(struct gpulat_text *x, gpulat_warn_fn fn, void *data);
@@ -97,6 +103,23 @@ typedef int (*gpulat_text_hook_fn)(const struct gpulat_event *ev, struct tep_rec
  */
 int gpulat_text_run(struct gpulat_text *x, struct gpulat_tracker *t,
 		    gpulat_text_hook_fn hook, void *data, char *err, size_t errlen);
+
+/*
+ * gpulat_text_run() in steps, for a live stream:
+ *   gpulat_text_begin(x, t, hook, data, err, len);
+ *   while ((ret = gpulat_text_pump(x, err, len)) > 0)   one read(2) each,
+ *           gpulat_text_settle(x) now and then;         poll(2) the fd first
+ *   gpulat_text_end(x, err, len);                       at end of input
+ * pump returns 1 (more may come), 0 (end of input) or a negative errno;
+ * settle ends the era look-ahead once a GPU job event came (a live log
+ * cannot wait for thousands of them); end is run()'s end (checks, warnings,
+ * tracker flush).
+ */
+int gpulat_text_begin(struct gpulat_text *x, struct gpulat_tracker *t, gpulat_text_hook_fn hook,
+		      void *data, char *err, size_t errlen);
+int gpulat_text_pump(struct gpulat_text *x, char *err, size_t errlen);
+int gpulat_text_settle(struct gpulat_text *x);
+int gpulat_text_end(struct gpulat_text *x, char *err, size_t errlen);
 
 struct gpulat_text_info {
 	enum gpulat_text_layout layout;

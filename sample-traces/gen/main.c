@@ -26,6 +26,7 @@ struct gen_opts {
 	uint64_t	events;		/* 0: the scenario as defined */
 	int		event_truth;	/* -1: default */
 	bool		quiet;
+	const char *raw_dir; /* keep the pages and the tracing dir there */
 };
 
 static const char usage_text[] =
@@ -67,6 +68,11 @@ static const char usage_text[] =
 	"	    --no-event-truth	omit the per-event \"events\" array of the truth\n"
 	"	    --event-truth	keep it even with --events\n"
 	"	    --formats DIR	format files (default " GST_FORMATS_DIR ")\n"
+	"	    --raw-dir DIR	keep what the trace is made of in DIR (created):\n"
+	"				cpuN.raw (the per-CPU ring-buffer pages) and\n"
+	"				tracing/ (a tracefs lookalike: formats,\n"
+	"				header_page, saved_cmdlines), e.g. to feed a\n"
+	"				live reader without tracefs\n"
 	"	-q, --quiet		no summary on stderr\n"
 	"	-h, --help		this text\n"
 	"\n"
@@ -101,6 +107,7 @@ static int parse_opts(int argc, char **argv, struct gen_opts *o)
 					    { "no-event-truth", no_argument, NULL, 'n' },
 					    { "event-truth", no_argument, NULL, 't' },
 					    { "formats", required_argument, NULL, 'F' },
+					    { "raw-dir", required_argument, NULL, 'R' },
 					    { "quiet", no_argument, NULL, 'q' },
 					    { "help", no_argument, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
@@ -122,6 +129,9 @@ static int parse_opts(int argc, char **argv, struct gen_opts *o)
 		case 'n': o->event_truth = 0; break;
 		case 't': o->event_truth = 1; break;
 		case 'F': o->formats = optarg; break;
+		case 'R':
+			o->raw_dir = optarg;
+			break;
 		case 'q': o->quiet = true; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		default: return -1;
@@ -196,7 +206,7 @@ static int write_files(struct gen_sim *s, const struct gen_opts *o, const char *
 	    asprintf(&events, "%s/events.jsonl", tmp) < 0)
 		goto out;
 	ri.events_path = events;
-	if (mkdir(fakedir, 0755))
+	if (mkdir(fakedir, 0755) && errno != EEXIST) /* --raw-dir again */
 		goto out;
 	cmdlines = bg_cmdlines(s);
 	truth = truth_path(o->output);
@@ -265,6 +275,7 @@ int main(int argc, char **argv)
 	struct gen_pages pages;
 	struct gen_sim s;
 	char tmp[] = "/tmp/gpu-trace-gen.XXXXXX";
+	const char *work = tmp;
 	int ret;
 
 	if (parse_opts(argc, argv, &o)) {
@@ -284,18 +295,24 @@ int main(int argc, char **argv)
 	s.fmts = &fmts;
 	calibrate(&sc, &fmts, o.seed, o.events, &s.bg_mean);
 	s.bg_on = s.bg_mean > 0;
-	if (!mkdtemp(tmp)) {
+	if (o.raw_dir) {
+		work = o.raw_dir;
+		if (mkdir(work, 0755) && errno != EEXIST) {
+			fprintf(stderr, "gpu-trace-gen: %s: %s\n", work, strerror(errno));
+			return 2;
+		}
+	} else if (!mkdtemp(tmp)) {
 		perror("mkdtemp");
 		return 2;
 	}
-	ret = simulate(&s, &o, tmp, &pages);
+	ret = simulate(&s, &o, work, &pages);
 	if (!ret)
-		ret = write_files(&s, &o, tmp);
+		ret = write_files(&s, &o, work);
 	if (!ret)
 		summary(&s, &o);
 	else
 		fprintf(stderr, "gpu-trace-gen: writing %s failed: %s\n", o.output, strerror(-ret));
-	if (!getenv("GEN_KEEP_TMP"))
+	if (!o.raw_dir && !getenv("GEN_KEEP_TMP"))
 		nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	gen_sim_free(&s);
 	gen_formats_free(&fmts);
