@@ -8,21 +8,27 @@
  *   2. create our own tracefs instance (libtracefs) and enable the GPU,
  *      dma_fence, amdgpu, irq, sched and power events there; the top-level
  *      buffer and its settings are never touched
- *   3. read the instance's per-CPU raw pages (trace_pipe_raw, non-blocking),
- *      decode them with the trace's own formats, merge each batch in time
- *      order and feed the core tracker; every --interval print one line per
- *      ring and check the --fail-if gates on that interval
+ *   3. read the instance's per-CPU raw pages (trace_pipe_raw, non-blocking)
+ *      and push them into the session's live input (lib/session-live.c:
+ *      decoding, the merge in time order, the one pipeline); every
+ *      --interval end the session's interval and print one line per ring of
+ *      its statistics, check the --fail-if gates on that interval
  *   4. keep the raw pages of the last --save-seconds per CPU; on an alert
  *      write them as DIR/alert-N.dat (libtracecmd output API, formats from
  *      tracefs) for KernelShark
  *   5. on exit, --duration, Ctrl-C or SIGTERM: tracing off, instance
  *      destroyed
  *
+ * `--watch -` reads an ftrace text log on stdin instead (trace_pipe through
+ * cat, `trace-cmd stream`, a grep pipeline): no tracefs, the same summaries;
+ * it ends at the end of the log, whose jobs still open are then reported.
+ *
  * Exit: 0, 1 (error), 3 (a gate was crossed in some interval).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +37,6 @@
 #include <unistd.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 #include <trace-cmd.h>
 #include <tracefs.h>
 
@@ -55,7 +60,7 @@ static void on_signal(int sig)
 }
 
 struct w_page {
-	uint64_t	ts;		/* of its last event */
+	uint64_t	mono;		/* when it was read (--save-seconds) */
 	unsigned char	*data;
 };
 
@@ -65,43 +70,27 @@ struct w_cpu {
 	size_t		head, n;
 };
 
-struct w_ev {
-	struct gpulat_event ev;
-	uint64_t	order;
-	void		*data;		/* --explain: a copy of the record's payload */
-	int		size;
-};
-
 struct watch {
 	const struct gl_opts *o;
+	bool		text;		/* --watch -: a text log on stdin */
 	const char	*dir;		/* tracing dir */
 	struct tracefs_instance *inst;
 	char		name[64];
 	struct tep_handle *tep;
-	struct kbuffer	*kb;
-	struct gpulat_binding *bind;
-	struct gpulat_tracker *tracker;
-	struct gpulat_filter *filter;	/* --dev/--ring/--pid/--comm/--start/--end */
-	struct gpulat_stats *stats;	/* of the current interval */
+	struct gpulat_session *s;	/* the pipeline, fed live */
+	const struct gpulat_stats *stats; /* of the interval that just ended */
+	struct gpulat_live_interval iv;
 	struct w_cpu	*cpus;
 	int		ncpus;
 	int		page_size;
 	unsigned char	*buf;
-	struct w_ev	*batch;
-	size_t		nbatch, capbatch;
-	uint64_t	order;
-	uint64_t	first_ts, last_ts;	/* of the interval's records */
-	uint64_t	interval_jobs;
-	uint64_t	lost_events, lost_gaps;	/* interval */
-	uint64_t	total_jobs;
 	unsigned int	intervals, alerts, saved;
-	/* --explain: the diagnosis context and the interval's worst job */
-	struct gpulat_diag *diag;
+	/* --explain: the interval's worst job and its hints */
 	uint64_t	ibest;		/* its metric, GPULAT_NONE: no job yet */
 	struct gpulat_explain ibest_x;
 	char		ibest_what[160];
 	uint64_t	last_save;	/* mono ns of the last saved trace, 0 none */
-	int		err;
+	bool		failed;		/* an error line was printed */
 };
 
 static uint64_t mono_ns(void)
@@ -227,49 +216,64 @@ static void instance_stop(struct watch *w)
 /* ------------------------------------------------------------------------ */
 /* reading                                                                    */
 
-static void w_job(const struct gpulat_job *job, void *data)
+/* --explain: remember the interval's worst job with its hints, while they are at hand */
+static int w_job(const struct gpulat_job *job, void *data)
+{
+	struct watch *w = data;
+	struct gpulat_diag *diag = gpulat_session_diag(w->s);
+	uint64_t m = job->total;
+	char a[32], ring[128];
+
+	if (!diag)
+		return 0;
+	switch (w->o->stats.worst_by) {
+	case GPULAT_M_WAIT:
+		m = job->wait;
+		break;
+	case GPULAT_M_HW_QUEUE:
+		m = job->hw_queue;
+		break;
+	case GPULAT_M_EXEC:
+		m = job->exec;
+		break;
+	case GPULAT_M_DEP_WAIT:
+		m = job->dep_wait;
+		break;
+	default:
+		break;
+	}
+	if (m != GPULAT_NONE && (w->ibest == GPULAT_NONE || m > w->ibest)) {
+		w->ibest = m;
+		gpulat_diag_explain_now(diag, job, &w->ibest_x);
+		snprintf(w->ibest_what, sizeof(w->ibest_what), "%s job of %s-%d, %s %s",
+			 gpulat_ring_label(ring, sizeof(ring), job->dev, job->ring),
+			 job->comm && job->comm[0] ? job->comm : "<...>", job->pid,
+			 gpulat_metric_name(w->o->stats.worst_by), gl_fmt_dur(a, sizeof(a), m));
+	}
+	return 0;
+}
+
+/* the session's one error channel */
+static void w_msg(enum gpulat_msg_level level, const char *text, void *data)
 {
 	struct watch *w = data;
 
-	if (!gpulat_filter_job(w->filter, job))
-		return;
-	w->interval_jobs++;
-	w->total_jobs++;
-	if (gpulat_stats_add(w->stats, job) < 0)
-		w->err = -ENOMEM;
-	if (w->diag) {
-		uint64_t m = job->total;
-		char a[32], ring[128];
-
-		if (gpulat_diag_job(w->diag, job) < 0)
-			w->err = -ENOMEM;
-		switch (w->o->stats.worst_by) {
-		case GPULAT_M_WAIT:	m = job->wait; break;
-		case GPULAT_M_HW_QUEUE:	m = job->hw_queue; break;
-		case GPULAT_M_EXEC:	m = job->exec; break;
-		case GPULAT_M_DEP_WAIT:	m = job->dep_wait; break;
-		default:		break;
-		}
-		if (m != GPULAT_NONE && (w->ibest == GPULAT_NONE || m > w->ibest)) {
-			w->ibest = m;
-			gpulat_diag_explain_now(w->diag, job, &w->ibest_x);
-			snprintf(w->ibest_what, sizeof(w->ibest_what), "%s job of %s-%d, %s %s",
-				 gpulat_ring_label(ring, sizeof(ring), job->dev, job->ring),
-				 job->comm && job->comm[0] ? job->comm : "<...>", job->pid,
-				 gpulat_metric_name(w->o->stats.worst_by), gl_fmt_dur(a, sizeof(a), m));
-		}
+	switch (level) {
+	case GPULAT_MSG_ERROR:
+		fprintf(stderr, "%s: %s\n", GL_NAME, text);
+		w->failed = true;
+		break;
+	case GPULAT_MSG_WARN:
+		if (!w->o->quiet)
+			fprintf(stderr, "%s: warning: %s\n", GL_NAME, text);
+		break;
+	case GPULAT_MSG_HINT:
+		fputs(text, stderr);
+		break;
 	}
 }
 
-static void w_warn(const char *msg, void *data)
-{
-	struct watch *w = data;
-
-	if (!w->o->quiet)
-		fprintf(stderr, "%s: warning: %s\n", GL_NAME, msg);
-}
-
-static int keep_page(struct watch *w, struct w_cpu *c, uint64_t ts)
+static int keep_page(struct watch *w, struct w_cpu *c, uint64_t now)
 {
 	struct w_page *p;
 
@@ -292,123 +296,35 @@ static int keep_page(struct watch *w, struct w_cpu *c, uint64_t ts)
 			return -ENOMEM;
 	}
 	memcpy(p->data, w->buf, (size_t)w->page_size);
-	p->ts = ts;
+	p->mono = now;
 	c->n++;
-	/* older than --save-seconds before this page: not needed any more */
-	while (c->n > 1 && c->pages[c->head].ts + w->o->save_ns < ts) {
+	/* read longer than --save-seconds before this page: not needed any more */
+	while (c->n > 1 && c->pages[c->head].mono + w->o->save_ns < now) {
 		c->head = (c->head + 1) % W_PAGES_MAX;
 		c->n--;
 	}
 	return 0;
 }
 
-static int batch_add(struct watch *w, const struct gpulat_event *ev)
-{
-	if (w->nbatch == w->capbatch) {
-		size_t cap = w->capbatch ? w->capbatch * 2 : 4096;
-		struct w_ev *v = realloc(w->batch, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		w->batch = v;
-		w->capbatch = cap;
-	}
-	w->batch[w->nbatch].ev = *ev;
-	w->batch[w->nbatch].order = w->order++;
-	w->batch[w->nbatch].data = NULL;
-	w->nbatch++;
-	return 0;
-}
-
-static int decode_page(struct watch *w, int cpu)
-{
-	unsigned long long ts = 0, last = 0;
-	struct tep_record rec;
-	struct gpulat_event ev;
-	void *data;
-	int missed;
-
-	if (kbuffer_load_subbuffer(w->kb, w->buf) < 0)
-		return 0;
-	missed = kbuffer_missed_events(w->kb);
-	for (data = kbuffer_read_event(w->kb, &ts); data; data = kbuffer_next_event(w->kb, &ts)) {
-		memset(&rec, 0, sizeof(rec));
-		rec.ts = ts;
-		rec.cpu = cpu;
-		rec.data = data;
-		rec.size = kbuffer_event_size(w->kb);
-		last = ts;
-		if (missed) {
-			w->lost_gaps++;
-			if (missed > 0)
-				w->lost_events += (uint64_t)missed;
-			gpulat_tracker_lost(w->tracker, cpu, ts, missed > 0 ? (uint64_t)missed : 0);
-			missed = 0;
-		}
-		if (w->first_ts == GPULAT_NONE || ts < w->first_ts)
-			w->first_ts = ts;
-		if (w->last_ts == GPULAT_NONE || ts > w->last_ts)
-			w->last_ts = ts;
-		if (gpulat_binding_decode(w->bind, &rec, &ev) != 1)
-			continue;
-		ev.cpu = cpu;
-		if (batch_add(w, &ev) < 0)
-			return -ENOMEM;
-		if (w->diag) {
-			struct w_ev *b = &w->batch[w->nbatch - 1];
-
-			b->data = malloc((size_t)rec.size);
-			if (!b->data)
-				return -ENOMEM;
-			memcpy(b->data, data, (size_t)rec.size);
-			b->size = rec.size;
-		}
-	}
-	return keep_page(w, &w->cpus[cpu], last);
-}
-
-static int cmp_ev(const void *a, const void *b)
-{
-	const struct w_ev *x = a, *y = b;
-
-	if (x->ev.ts != y->ev.ts)
-		return x->ev.ts < y->ev.ts ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/* drain every CPU, then feed the batch in time order */
+/* drain every CPU into the session, then let it feed them in time order */
 static int read_all(struct watch *w)
 {
-	size_t i;
+	uint64_t now = mono_ns();
 	int c, n, ret;
 
-	w->nbatch = 0;
 	for (c = 0; c < w->ncpus; c++) {
 		if (!w->cpus[c].tc)
 			continue;
 		while ((n = tracefs_cpu_read(w->cpus[c].tc, w->buf, true)) > 0) {
-			ret = decode_page(w, c);
+			ret = gpulat_session_push_page(w->s, c, w->buf, (size_t)n);
+			if (ret < 0)
+				return ret;
+			ret = keep_page(w, &w->cpus[c], now);
 			if (ret < 0)
 				return ret;
 		}
 	}
-	qsort(w->batch, w->nbatch, sizeof(*w->batch), cmp_ev);
-	for (i = 0, ret = 0; i < w->nbatch; i++) {
-		struct w_ev *b = &w->batch[i];
-
-		if (!ret)
-			ret = gpulat_tracker_feed(w->tracker, &b->ev);
-		if (!ret && w->diag) {
-			struct tep_record rec = {
-				.ts = b->ev.ts, .cpu = b->ev.cpu, .data = b->data, .size = b->size,
-			};
-
-			ret = gpulat_diag_feed(w->diag, &b->ev, w->tep, b->data ? &rec : NULL);
-		}
-		free(b->data);
-		b->data = NULL;
-	}
-	return ret < 0 ? ret : w->err;
+	return gpulat_session_live_flush(w->s);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -535,9 +451,9 @@ static void print_interval(struct watch *w, double elapsed, FILE *out)
 			gl_fmt_dur(d, sizeof(d), g->m[GPULAT_M_WAIT].p99), g->busy_pct, g->max_depth,
 			g->incomplete ? "  (incomplete jobs)" : "");
 	}
-	if (w->lost_events || w->lost_gaps)
+	if (w->iv.lost_events || w->iv.lost_gaps)
 		fprintf(out, "[%7.1fs] events lost: %llu (ring buffer overrun)\n", elapsed,
-			(unsigned long long)w->lost_events);
+			(unsigned long long)w->iv.lost_events);
 }
 
 static void print_hints(const struct gpulat_explain *x, double elapsed)
@@ -582,7 +498,7 @@ static void print_why(struct watch *w, double elapsed)
 	else
 		printf("[%7.1fs]   why: stall ring idle %s %s\n", elapsed, st->ring ? st->ring : "?",
 		       gl_fmt_dur(d, sizeof(d), st->end_ts - st->start_ts));
-	print_hints(gpulat_diag_stall_explain(w->diag, st), elapsed);
+	print_hints(gpulat_diag_stall_explain(gpulat_session_diag(w->s), st), elapsed);
 }
 
 static int check_gates(struct watch *w, double elapsed)
@@ -593,12 +509,12 @@ static int check_gates(struct watch *w, double elapsed)
 	int failed = 0, ret;
 	FILE *f;
 
-	if (!w->o->ngates || !w->interval_jobs)
+	if (!w->o->ngates || !w->iv.jobs)
 		return 0;
 	run.opts = w->o;
 	run.stats = w->stats;
-	run.lost_events = w->lost_events;
-	run.lost_unknown = w->lost_gaps;
+	run.lost_events = w->iv.lost_events;
+	run.lost_unknown = w->iv.lost_gaps;
 	f = open_memstream(&msg, &len);
 	if (!f)
 		return -1;
@@ -613,7 +529,7 @@ static int check_gates(struct watch *w, double elapsed)
 		       !strncmp(line, GL_NAME ": ", strlen(GL_NAME ": ")) ?
 		       line + strlen(GL_NAME ": ") : line);
 	free(msg);
-	if (failed && w->diag)
+	if (failed && gpulat_session_diag(w->s))
 		print_why(w, elapsed);
 	if (failed) {
 		char out[4096];
@@ -634,42 +550,60 @@ static int check_gates(struct watch *w, double elapsed)
 	return failed;
 }
 
-static int interval_begin(struct watch *w)
+static void interval_begin(struct watch *w)
 {
 	/* names of the tasks that appeared since (saved_cmdlines) */
 	if (w->tep)
 		tracefs_load_cmdlines(w->dir, w->tep);
-	w->stats = gpulat_stats_new(&w->o->stats);
-	w->first_ts = w->last_ts = GPULAT_NONE;
-	w->interval_jobs = 0;
-	w->lost_events = w->lost_gaps = 0;
 	w->ibest = GPULAT_NONE;
-	return w->stats ? 0 : -ENOMEM;
 }
 
 static int interval_end(struct watch *w, double elapsed)
 {
-	if (w->first_ts != GPULAT_NONE)
-		gpulat_stats_set_span(w->stats, w->first_ts, w->last_ts);
-	if (gpulat_stats_finish(w->stats) < 0)
-		return -ENOMEM;
+	memset(&w->iv, 0, sizeof(w->iv));
+	w->iv.sz = sizeof(w->iv);
+	w->stats = gpulat_session_live_cut(w->s, &w->iv);
+	if (!w->stats)
+		return -errno;
 	w->intervals++;
 	print_interval(w, elapsed, stdout);
 	check_gates(w, elapsed);
 	fflush(stdout);
-	gpulat_stats_free(w->stats);
-	w->stats = NULL;
 	return 0;
 }
 
 /* ------------------------------------------------------------------------ */
 
+/* the pipeline as for a trace file: filters, statistics, diagnosis (gl-input.c) */
+static int new_session(struct watch *w)
+{
+	struct gpulat_listener l = { .sz = sizeof(l), .job = w_job };
+	struct gpulat_session_opts so;
+
+	gpulat_session_opts_init(&so);
+	gl_filter_session_opts(&w->o->filter, &so);
+	so.stall_threshold_ns = w->o->stats.stall_threshold_ns;
+	so.top_n = w->o->stats.top_n;
+	so.worst_by = w->o->stats.worst_by;
+	if (w->o->explain)
+		so.features |= GPULAT_FEAT_EXPLAIN;
+	so.gpu_irq = w->o->gpu_irq;
+	so.gpu_irq_name = w->o->gpu_irq_name;
+	so.msg = w_msg;
+	so.msg_data = w;
+	w->s = gpulat_session_new(&so);
+	if (!w->s) {
+		fprintf(stderr, "%s: %s\n", GL_NAME, strerror(errno));
+		return -1;
+	}
+	return gpulat_session_add_listener(w->s, &l, w) < 0 ? -1 : 0;
+}
+
 static int setup_reading(struct watch *w)
 {
 	const char *systems[] = { "gpu_scheduler", "gpu_sched", "dma_fence", "amdgpu", "irq",
 				  "sched", "power", NULL };
-	struct gpulat_tracker_ops ops = { .job = w_job, .warn = w_warn };
-	struct gpulat_session_opts so;
+	struct gpulat_live_opts lo = { .sz = sizeof(lo) };
 	int c;
 
 	w->tep = tracefs_local_events_system(w->dir, systems);
@@ -679,31 +613,6 @@ static int setup_reading(struct watch *w)
 		return -1;
 	}
 	tracefs_load_cmdlines(w->dir, w->tep);
-	w->kb = tep_kbuffer(w->tep);
-	w->bind = gpulat_binding_new(w->tep);
-	w->tracker = gpulat_tracker_new(&ops, w);
-	gpulat_session_opts_init(&so);
-	gl_filter_session_opts(&w->o->filter, &so);
-	w->filter = gpulat_filter_new(&so);
-	if (!w->kb || !w->bind || !w->tracker || !w->filter)
-		return -1;
-	if (w->o->explain) {
-		struct gpulat_diag_opts d;
-
-		gpulat_diag_opts_init(&d);
-		d.stall_threshold_ns = w->o->stats.stall_threshold_ns;
-		d.worst_by = w->o->stats.worst_by;
-		d.top_n = 1;
-		d.gpu_irq = w->o->gpu_irq;
-		d.gpu_irq_name = w->o->gpu_irq_name;
-		w->diag = gpulat_diag_new(&d);
-		if (!w->diag)
-			return -1;
-	}
-	gpulat_binding_set_warn(w->bind, w_warn, w);
-	gpulat_tracker_set_era(w->tracker, gpulat_binding_era(w->bind));
-	gpulat_tracker_set_signal_expected(w->tracker,
-					   gpulat_binding_has(w->bind, GPULAT_EV_FENCE_SIGNALED));
 	w->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (w->ncpus < 1)
 		w->ncpus = 1;
@@ -718,7 +627,15 @@ static int setup_reading(struct watch *w)
 	if (w->page_size <= 0)
 		w->page_size = getpagesize();
 	w->buf = malloc((size_t)w->page_size);
-	return w->buf ? 0 : -1;
+	if (!w->buf || new_session(w) < 0)
+		return -1;
+	lo.cpus = w->ncpus;
+	lo.page_size = w->page_size;
+	if (gpulat_session_live_pages(w->s, w->tep, &lo) < 0) {
+		fprintf(stderr, "%s: %s\n", GL_NAME, strerror(ENOMEM));
+		return -1;
+	}
+	return 0;
 }
 
 static void teardown(struct watch *w)
@@ -739,22 +656,31 @@ static void teardown(struct watch *w)
 		free(w->cpus[c].pages);
 	}
 	free(w->cpus);
-	if (w->stats)
-		gpulat_stats_free(w->stats);
-	if (w->tracker)
-		gpulat_tracker_free(w->tracker);
-	gpulat_diag_free(w->diag);
-	gpulat_filter_free(w->filter);
-	if (w->bind)
-		gpulat_binding_free(w->bind);
-	if (w->kb)
-		kbuffer_free(w->kb);
+	/* the session reads the tep's formats and names: free it first */
+	gpulat_session_free(w->s);
 	if (w->tep)
 		tep_free(w->tep);
-	for (i = 0; w->batch && i < w->nbatch; i++)
-		free(w->batch[i].data);
-	free(w->batch);
 	free(w->buf);
+}
+
+/*
+ * Wait for the next read: a tick (pages), or until stdin is readable but at
+ * most until @deadline (text). Return: 1 something to read, 0 not (yet).
+ */
+static int wait_input(struct watch *w, uint64_t deadline)
+{
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	uint64_t now = mono_ns();
+	int ms;
+
+	if (!w->text) {
+		struct timespec ts = { 0, (long)W_TICK_NS };
+
+		nanosleep(&ts, NULL);
+		return 1;
+	}
+	ms = deadline > now ? (int)((deadline - now + 999999) / 1000000) : 0;
+	return poll(&p, 1, ms) > 0;
 }
 
 /**
@@ -766,12 +692,13 @@ static void teardown(struct watch *w)
 int gl_watch_main(const struct gl_opts *o)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct watch w = { .o = o };
+	struct watch w = { .o = o, .text = o->watch_text };
 	uint64_t start, next, now;
+	bool ended = false;
 	int ret = GL_EXIT_ERROR;
 
 	tracefs_set_loglevel(TEP_LOG_NONE);
-	if (check_tracefs(&w) < 0)
+	if (!w.text && check_tracefs(&w) < 0)
 		return GL_EXIT_ERROR;
 
 	sigemptyset(&sa.sa_mask);
@@ -780,44 +707,69 @@ int gl_watch_main(const struct gl_opts *o)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (instance_start(&w) < 0 || setup_reading(&w) < 0 || interval_begin(&w) < 0)
-		goto out;
-	if (tracefs_trace_on(w.inst) < 0) {
-		fprintf(stderr, "%s: cannot turn tracing on in the instance %s: %s\n", GL_NAME,
-			w.name, strerror(errno));
-		goto out;
+	if (w.text) {
+		/* blocks until the first lines tell it is an ftrace log */
+		if (new_session(&w) < 0 ||
+		    gpulat_session_live_text(w.s, STDIN_FILENO, "(stdin)", NULL) < 0)
+			goto out;
+		printf("watching GPU jobs (text log on stdin); summary every %.3g s%s\n",
+		       (double)o->interval_ns / 1e9,
+		       o->duration_ns ? "" : ", until its end or Ctrl-C");
+	} else {
+		if (instance_start(&w) < 0 || setup_reading(&w) < 0)
+			goto out;
+		if (tracefs_trace_on(w.inst) < 0) {
+			fprintf(stderr, "%s: cannot turn tracing on in the instance %s: %s\n",
+				GL_NAME, w.name, strerror(errno));
+			goto out;
+		}
+		printf("watching GPU jobs (tracefs instance %s, %s era events); summary every "
+		       "%.3g s%s\n",
+		       w.name, gpulat_era_name(gpulat_session_era(w.s)),
+		       (double)o->interval_ns / 1e9, o->duration_ns ? "" : ", Ctrl-C to stop");
 	}
-	printf("watching GPU jobs (tracefs instance %s, %s era events); summary every %.3g s%s\n",
-	       w.name, gpulat_era_name(gpulat_binding_era(w.bind)), (double)o->interval_ns / 1e9,
-	       o->duration_ns ? "" : ", Ctrl-C to stop");
 	fflush(stdout);
+	interval_begin(&w);
 
 	start = mono_ns();
 	next = start + o->interval_ns;
 	while (!w_stop) {
-		struct timespec ts = { 0, (long)W_TICK_NS };
+		int n = wait_input(&w, next);
 
-		nanosleep(&ts, NULL);
-		if (read_all(&w) < 0) {
-			fprintf(stderr, "%s: %s\n", GL_NAME, strerror(ENOMEM));
+		if (w.text && n) {
+			n = gpulat_session_live_read(w.s);
+			if (n < 0)
+				goto out;
+			ended = n == 0;
+		} else if (!w.text && (n = read_all(&w)) < 0) {
+			if (!w.failed)
+				fprintf(stderr, "%s: %s\n", GL_NAME, strerror(-n));
 			goto out;
 		}
 		now = mono_ns();
-		if (now >= next || w_stop ||
+		if (now >= next || w_stop || ended ||
 		    (o->duration_ns && now - start >= o->duration_ns)) {
-			if (interval_end(&w, (double)(now - start) / 1e9) < 0 ||
-			    interval_begin(&w) < 0)
+			if (interval_end(&w, (double)(now - start) / 1e9) < 0) {
+				fprintf(stderr, "%s: %s\n", GL_NAME, strerror(ENOMEM));
 				goto out;
+			}
+			interval_begin(&w);
 			next += o->interval_ns;
 			if (next < now)
 				next = now + o->interval_ns;
 		}
-		if (o->duration_ns && now - start >= o->duration_ns)
+		if (ended || (o->duration_ns && now - start >= o->duration_ns))
 			break;
 	}
-	printf("stopped after %u intervals: %llu jobs, %u alert%s%s\n", w.intervals,
-	       (unsigned long long)w.total_jobs, w.alerts, w.alerts == 1 ? "" : "s",
-	       w.saved ? " (traces saved)" : "");
+	{
+		struct gpulat_session_counts c = { .sz = sizeof(c) };
+
+		gpulat_session_counts(w.s, &c);
+		printf("stopped %safter %u intervals: %llu jobs, %u alert%s%s\n",
+		       ended ? "at the end of the log " : "", w.intervals,
+		       (unsigned long long)c.jobs, w.alerts, w.alerts == 1 ? "" : "s",
+		       w.saved ? " (traces saved)" : "");
+	}
 	ret = w.alerts ? GL_EXIT_GATE : GL_EXIT_OK;
  out:
 	fflush(stdout);

@@ -399,8 +399,22 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 			return -1;
 	}
 	if (o->watch) {
-		if (o->nfiles) {
-			fprintf(stderr, "%s: --watch records live and reads no trace file\n", GL_NAME);
+		/* `--watch -`: a text log on stdin (trace_pipe, trace-cmd stream) */
+		if (o->nfiles == 1 && !strcmp(o->files[0], "-")) {
+			o->watch_text = true;
+			o->nfiles = 0;
+		} else if (o->nfiles) {
+			fprintf(stderr,
+				"%s: --watch records live and reads no trace file (a text "
+				"log on stdin: --watch -)\n",
+				GL_NAME);
+			return -1;
+		}
+		if (o->watch_text && o->save_dir) {
+			fprintf(stderr,
+				"%s: --save-dir saves ring-buffer pages: not with --watch - "
+				"(the text log is the record)\n",
+				GL_NAME);
 			return -1;
 		}
 		if (o->compare || o->jobs || o->format != GL_FMT_TEXT) {

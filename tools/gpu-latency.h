@@ -87,6 +87,7 @@ struct gl_opts {
 	int		gpu_irq;	/* --gpu-irq N, -1 = choose */
 	const char	*gpu_irq_name;	/* --gpu-irq NAME */
 	bool		watch;		/* --watch */
+	bool		watch_text;	/* --watch -: a text log on stdin, not tracefs */
 	uint64_t	interval_ns;	/* --interval */
 	const char	*save_dir;	/* --save-dir */
 	uint64_t	save_ns;	/* --save-seconds */
