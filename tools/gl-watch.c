@@ -701,6 +701,14 @@ int gl_watch_main(const struct gl_opts *o)
 	if (!w.text && check_tracefs(&w) < 0)
 		return GL_EXIT_ERROR;
 
+	/*
+	 * Text: opening blocks until the first lines tell it is an ftrace log;
+	 * Ctrl-C meanwhile just ends the program (nothing to clean up yet), so
+	 * the handlers come after it.
+	 */
+	if (w.text && (new_session(&w) < 0 ||
+		       gpulat_session_live_text(w.s, STDIN_FILENO, "(stdin)", NULL) < 0))
+		goto out;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -708,10 +716,6 @@ int gl_watch_main(const struct gl_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 
 	if (w.text) {
-		/* blocks until the first lines tell it is an ftrace log */
-		if (new_session(&w) < 0 ||
-		    gpulat_session_live_text(w.s, STDIN_FILENO, "(stdin)", NULL) < 0)
-			goto out;
 		printf("watching GPU jobs (text log on stdin); summary every %.3g s%s\n",
 		       (double)o->interval_ns / 1e9,
 		       o->duration_ns ? "" : ", until its end or Ctrl-C");
