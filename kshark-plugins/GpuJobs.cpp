@@ -760,11 +760,14 @@ int prevStage(const plugin_gpujob *job, int s)
 
 void drawCPU(DrawCtx &d, int cpu)
 {
-	const gpujob_index *idx = plugin_gpujob_cpu_index(d.ctx, cpu);
 	int y0 = d.base - d.height + 2;
 	int y1 = y0 + std::max(4, d.height / 4);
 	int ymid = (y0 + y1) / 2;
 
+	/* no job wide enough for a strip at this zoom: not even the index is needed */
+	if ((double)d.ctx->max_job_ns * d.xm.scale < gpujobCpuMinJobPx - 1)
+		return;
+	const gpujob_index *idx = plugin_gpujob_cpu_index(d.ctx, cpu);
 	if (!idx)
 		return;
 

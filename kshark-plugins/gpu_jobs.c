@@ -115,6 +115,7 @@ static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *e
 		gpujob_free_blocks(ctx);
 		ctx->n_ents = 0;
 		ctx->n_damaged = 0;
+		ctx->last_ts = 0;
 		ctx->collect_failed = false;
 	}
 	if (ctx->collect_failed)
@@ -132,6 +133,11 @@ static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *e
 	r->entry = entry;
 	r->data = NULL;
 	r->size = 0;
+	/* final here: libkshark calibrates an entry before it runs the handlers */
+	r->ts = entry->ts;
+	r->cpu = entry->cpu;
+	if (rec && (uint64_t)entry->ts > ctx->last_ts)
+		ctx->last_ts = entry->ts;
 	if (rec && rec->data && rec->size != 0) {
 		size = gpulat_record_bytes(rec, ctx->page_size);
 		if (!size) {

@@ -217,14 +217,23 @@ struct gpujob_index {
 /* Opaque per-stream state of the drawing side (GpuJobs.cpp). */
 struct gpujob_draw_state;
 
-/** struct gpujob_raw - a record of ours as collected at load time */
+/**
+ * struct gpujob_raw - a record of ours as collected at load time
+ *
+ * The entry's time and CPU are copied too: putting 10^5..10^6 records in time order
+ * and feeding them then reads this array only, not the scattered entries.
+ */
 struct gpujob_raw {
 	/** The KernelShark entry. */
 	struct kshark_entry	*entry;
 	/** Copy of the record's payload (NULL for lost-event entries). */
 	void			*data;
+	/** Stream time of the entry (after KernelShark's calibration). */
+	uint64_t		ts;
 	/** Payload size. */
 	int			size;
+	/** CPU of the entry. */
+	int			cpu;
 };
 
 /** struct gpujob_block - storage for payload copies */
@@ -259,7 +268,7 @@ struct plugin_gpujob_ctx {
 	/** Copies of the records' payloads (blocks that never move). */
 	struct gpujob_block		*blocks;
 
-	/** Latest timestamp of a record of ours. */
+	/** Latest timestamp of a record of ours (lost-event entries not counted). */
 	uint64_t			last_ts;
 	/** The session that linked the jobs: owns their strings (gpu_link.c). */
 	struct gpulat_session *session;
@@ -301,6 +310,10 @@ struct plugin_gpujob_ctx {
 	struct gpujob_index		*pid_idx;
 	/** Number of task indexes. */
 	size_t				n_pids;
+	/** CPU and task indexes: 0 not built yet (built on first use), 1 built, -1 failed. */
+	int				aux_built;
+	/** Longest job (end - begin): zoomed out below a CPU strip's width, no CPU index. */
+	uint64_t			max_job_ns;
 	/** CRTCs with vblank events, by pipe index (issue 18's frames, gpu_frames.c). */
 	struct plugin_gpujob_crtc	*crtcs;
 	/** Number of CRTCs. */

@@ -79,7 +79,7 @@ static int gpujob_sorted(struct plugin_gpujob_ctx *ctx, uint32_t *order)
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < ctx->n_ents; i++) {
-		v[i].ts = ctx->ents[i].entry->ts;
+		v[i].ts = ctx->ents[i].ts;
 		v[i].i = i;
 	}
 	qsort(v, ctx->n_ents, sizeof(*v), gpujob_sort_cmp);
@@ -97,12 +97,13 @@ static int gpujob_sorted(struct plugin_gpujob_ctx *ctx, uint32_t *order)
 static int gpujob_time_order(struct plugin_gpujob_ctx *ctx, uint32_t **orderp)
 {
 	size_t run_pos[GPUJOB_MAX_RUNS], run_end[GPUJOB_MAX_RUNS];
+	uint64_t run_ts[GPUJOB_MAX_RUNS];
 	size_t i, n = ctx->n_ents, n_runs = 1, k, best;
 	uint32_t *order;
 
 	*orderp = NULL;
 	for (i = 1; i < n; i++)
-		if (ctx->ents[i].entry->ts < ctx->ents[i - 1].entry->ts)
+		if (ctx->ents[i].ts < ctx->ents[i - 1].ts)
 			n_runs++;
 	if (n_runs == 1)
 		return 0;
@@ -116,29 +117,27 @@ static int gpujob_time_order(struct plugin_gpujob_ctx *ctx, uint32_t **orderp)
 
 	run_pos[0] = 0;
 	for (i = 1, k = 0; i < n; i++) {
-		if (ctx->ents[i].entry->ts < ctx->ents[i - 1].entry->ts) {
+		if (ctx->ents[i].ts < ctx->ents[i - 1].ts) {
 			run_end[k++] = i;
 			run_pos[k] = i;
 		}
 	}
 	run_end[k] = n;
 
+	/* each run's head time in one small array: the scan reads nothing else */
+	for (k = 0; k < n_runs; k++)
+		run_ts[k] = ctx->ents[run_pos[k]].ts;
 	for (i = 0; i < n; i++) {
-		uint64_t best_ts = UINT64_MAX;
-
 		best = n_runs;
 		for (k = 0; k < n_runs; k++) {
-			uint64_t ts;
-
 			if (run_pos[k] == run_end[k])
 				continue;
-			ts = ctx->ents[run_pos[k]].entry->ts;
-			if (best == n_runs || ts < best_ts) {
+			if (best == n_runs || run_ts[k] < run_ts[best])
 				best = k;
-				best_ts = ts;
-			}
 		}
 		order[i] = run_pos[best]++;
+		if (run_pos[best] < run_end[best])
+			run_ts[best] = ctx->ents[run_pos[best]].ts;
 	}
 	return 0;
 }
@@ -351,39 +350,33 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 			ret = -ENOMEM;
 	}
 
-	/* last_ts first: a job never completed lives until the end of the trace */
-	for (i = 0; !ret && i < ctx->n_ents; i++) {
-		const struct kshark_entry *e = ctx->ents[i].entry;
-
-		if (e->event_id != KS_EVENT_OVERFLOW && (uint64_t)e->ts > ctx->last_ts)
-			ctx->last_ts = e->ts;
-	}
-
+	/* (last_ts, the end of a job never completed, was kept while collecting) */
 	for (i = 0; !ret && i < ctx->n_ents; i++) {
 		const struct gpujob_raw *r = &ctx->ents[order ? order[i] : i];
-		struct kshark_entry *e = r->entry;
-		int cpu = e->cpu;
+		int cpu = r->cpu;
 
-		if (e->event_id == KS_EVENT_OVERFLOW) {
+		if (!r->data) {
+			const struct kshark_entry *e = r->entry;
+
+			if (e->event_id != KS_EVENT_OVERFLOW)
+				continue; /* damaged: counted at load */
 			/* the number of missed events in the offset (-1 when unknown) */
 			gpulat_session_lost(ctx->session, cpu,
 					    cpu >= 0 && (size_t)cpu < n_cpus ? cpu_last[cpu] : 0,
-					    e->ts, e->offset > 0 ? (uint64_t)e->offset : 0);
+					    r->ts, e->offset > 0 ? (uint64_t)e->offset : 0);
 			continue;
 		}
-		if (!r->data)
-			continue; /* damaged: counted at load */
 		memset(&rec, 0, sizeof(rec));
 		/* stream time: KernelShark may have calibrated (shifted) the entry */
-		rec.ts = e->ts;
+		rec.ts = r->ts;
 		rec.cpu = cpu;
 		rec.data = r->data;
 		rec.size = r->size;
-		ret = gpulat_session_push(ctx->session, &rec, e);
+		ret = gpulat_session_push(ctx->session, &rec, r->entry);
 		if (ret > 0)
 			ret = 0;
 		if (cpu >= 0 && (size_t)cpu < n_cpus)
-			cpu_last[cpu] = e->ts;
+			cpu_last[cpu] = r->ts;
 	}
 	if (!ret)
 		ret = gpulat_session_finish(ctx->session);
@@ -416,7 +409,6 @@ int plugin_gpujob_link(struct plugin_gpujob_ctx *ctx)
 		goto fail;
 	}
 
-	ctx->last_ts = 0;
 	if (ctx->n_damaged) {
 		char msg[128];
 
