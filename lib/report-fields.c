@@ -107,6 +107,12 @@ U64_GET(t_orphan_run, TR(o)->tc.orphan_run)
 U64_GET(t_open_peak, TR(o)->tc.open_peak)
 U64_GET(t_stalls, gpulat_stats_stalls_total(TR(o)->stats))
 U64_GET(t_idle_gaps, gpulat_stats_idle_gaps(TR(o)->stats))
+
+static void t_headlines(const void *o, struct gpulat_value *v)
+{
+	v->type = GPULAT_V_LIST;
+	v->s = gpulat__report_headline_list(TR(o));
+}
 U64_GET(t_threshold, TR(o)->stall_threshold_ns)
 
 static void t_cpus(const void *o, struct gpulat_value *v)
@@ -174,6 +180,8 @@ U64_GET(g_hangs, GR(o)->hangs)
 U64_GET(g_start_measured, GR(o)->start_measured)
 U64_GET(g_done_late, GR(o)->done_late)
 U64_GET(g_exec_measured, GR(o)->exec_measured)
+U64_GET(g_last_done, GR(o)->last_done_ts)
+U64_GET(g_stopped, GR(o)->stopped_ns)
 
 static void g_busy_ns(const void *o, struct gpulat_value *v)
 {
@@ -557,6 +565,10 @@ static const struct gpulat_field fields[] = {
 	  "every stall found; \"stalls\" lists the 4096 longest" },
 	{ "idle_gaps_total", NULL, "idle gaps", GPULAT_UNIT_COUNT, R(TRACE), TOP, t_idle_gaps,
 	  "submit gaps of processes without a steady pace (idleness, not stalls)" },
+	{ "headlines", NULL, "stopped", GPULAT_UNIT_NONE, R(TRACE),
+	  TOP | NO_CSV | GPULAT_FIELD_LIST, t_headlines,
+	  "one line per ring that stopped completing: \"gfx: 18 jobs pending after 124.252075, "
+	  "nothing completed for 224ms\" (its stopped_ns)" },
 
 	/* rings, processes, clients, devices */
 	{ "dev", NULL, "dev", GPULAT_UNIT_NONE, R(RING) | R(DEVICE), 0, g_dev,
@@ -601,6 +613,12 @@ static const struct gpulat_field fields[] = {
 	  "jobs whose done is an upper bound (i915_request_retire)" },
 	{ "exec_measured", NULL, "exec measured", GPULAT_UNIT_COUNT, GROUPS, 0, g_exec_measured,
 	  "jobs whose exec the GPU's own clock measured (msm_gpu_submit_retired)" },
+	/* a ring that stopped completing (lib/stats.c stopped_for(), issue 16) */
+	{ "last_done_ts", NULL, "last done", GPULAT_UNIT_TS, R(RING), NO_CSV, g_last_done,
+	  "the newest done event of the ring's jobs (null: none)" },
+	{ "stopped_ns", "stopped", "stopped", GPULAT_UNIT_NS, R(RING), GATE | NO_CSV, g_stopped,
+	  "jobs pending at the end and nothing done for this long, over the stall threshold "
+	  "(a hang; the trace's headlines say it); 0 otherwise" },
 
 	/* one metric (wait hw_queue exec total dep_wait) of a group: STAT.METRIC */
 	{ "n", NULL, "n", GPULAT_UNIT_COUNT, R(SUMMARY), GATE, s_n, "jobs with a value" },

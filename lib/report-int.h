@@ -18,7 +18,12 @@ struct gpulat_report {
 	/* the client groups that have a client id (report order) */
 	const struct gpulat_group **clients;
 	size_t nclients;
+	char *headlines;	/* report-headline.c: '|'-joined, NULL for none */
 };
+
+/* report-headline.c */
+int gpulat__report_headlines(struct gpulat_report *r);
+const char *gpulat__report_headline_list(const struct gpulat_report *r);
 
 /* the n-th field of the table whose rows intersect @mask */
 const struct gpulat_field *gpulat__field_any(unsigned int mask, size_t i);

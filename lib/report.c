@@ -41,6 +41,11 @@ struct gpulat_report *gpulat_report_new(struct gpulat_session *s)
 		if (g->client_id != GPULAT_NONE)
 			r->clients[r->nclients++] = g;
 	}
+	if (gpulat__report_headlines(r) < 0) {
+		gpulat_report_free(r);
+		errno = ENOMEM;
+		return NULL;
+	}
 	return r;
 }
 
@@ -48,6 +53,7 @@ void gpulat_report_free(struct gpulat_report *r)
 {
 	if (!r)
 		return;
+	free(r->headlines);
 	free(r->clients);
 	free(r);
 }

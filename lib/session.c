@@ -407,6 +407,27 @@ static const char *session_label(const struct gpulat_session *s)
 	return s->nfiles && s->files[0].path ? s->files[0].path : "gpulat";
 }
 
+/*
+ * Lost events are loud (issue 16), as perf's "lost N chunks": one warning at
+ * the end, on the one message channel, so every front end shows it. A
+ * lost-events record without a count (an overrun of unknown size) still warns.
+ */
+static void lost_warning(struct gpulat_session *s)
+{
+	char n[64] = "events";
+
+	if (!s->c.lost_events && !s->c.lost_gaps)
+		return;
+	if (s->c.lost_events)
+		snprintf(n, sizeof(n), "%" PRIu64 " events", s->c.lost_events);
+	gpulat__session_msg(s, GPULAT_MSG_WARN,
+			    "%s: the trace lost %s in %" PRIu64 " ring-buffer overrun%s; %" PRIu64
+			    " jobs missing a stage are counted as lost, not measured (record "
+			    "with a bigger buffer: trace-cmd record -b 20000)",
+			    session_label(s), n, s->c.lost_gaps, s->c.lost_gaps == 1 ? "" : "s",
+			    s->c.lost);
+}
+
 int gpulat__session_end(struct gpulat_session *s)
 {
 	uint64_t start, end;
@@ -447,6 +468,7 @@ int gpulat__session_end(struct gpulat_session *s)
 						    gpulat_diag_stalls_dropped(s->diag),
 					    GPULAT_DIAG_STALLS_KEPT);
 	}
+	lost_warning(s);
 	if (s->stats && gpulat_stats_finish(s->stats) < 0) {
 		gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s: %s", session_label(s),
 				    strerror(ENOMEM));

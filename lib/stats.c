@@ -94,6 +94,7 @@ struct grp {
 	struct sweep_depth	sd;
 	struct sweep_busy	sb;
 	struct sweep_gap	sg;
+	uint64_t		pending_since;	/* oldest queue_ts of an incomplete job */
 };
 
 struct dwent {
@@ -580,6 +581,8 @@ static struct grp *get_group(struct gpulat_stats *s, enum gpulat_group_kind k,
 	g->g.pid = k == GPULAT_G_PROCESS ? j->pid : -1;
 	g->g.comm = k == GPULAT_G_PROCESS ? comm : NULL;
 	g->g.client_id = k == GPULAT_G_CLIENT ? j->client_id : GPULAT_NONE;
+	g->g.last_done_ts = GPULAT_NONE;
+	g->pending_since = GPULAT_NONE;
 	for (i = 0; i < GPULAT_M__COUNT; i++)
 		gpulat__qacc_init(&g->q[i]);
 	if (gpulat__htab_insert(&s->groups[k], &g->node, k1, k2) || vec_push(&s->list[k], g)) {
@@ -637,6 +640,8 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 		break;
 	case GPULAT_JOB_INCOMPLETE:
 		g->g.incomplete++;
+		if (at != GPULAT_NONE && (g->pending_since == GPULAT_NONE || at < g->pending_since))
+			g->pending_since = at;
 		break;
 	default:
 		g->g.lost++;
@@ -644,6 +649,8 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 	}
 	if (j->hang)
 		g->g.hangs++;
+	if (d != GPULAT_NONE && (g->g.last_done_ts == GPULAT_NONE || d > g->g.last_done_ts))
+		g->g.last_done_ts = d;
 	if (j->start_ts != GPULAT_NONE && (j->timing & GPULAT_TIMING_START_HW))
 		g->g.start_measured++;
 	if (d != GPULAT_NONE && (j->timing & GPULAT_TIMING_DONE_LATE))
@@ -1000,6 +1007,29 @@ static int cmp_dw(const void *x, const void *y)
  *
  * Return: 0.
  */
+/*
+ * A ring stopped completing when jobs are still pending (incomplete) at the
+ * end of the span and nothing was done for longer than the stall threshold
+ * before it: a job in flight when the recording stopped is not a hang, a
+ * ring silent for a frame with work queued is.
+ */
+static uint64_t stopped_for(const struct gpulat_stats *s, const struct grp *gg)
+{
+	const struct gpulat_group *g = &gg->g;
+
+	uint64_t since = g->last_done_ts != GPULAT_NONE ? g->last_done_ts : s->first_ts;
+	uint64_t thr = s->o.stall_threshold_ns, end = s->last_ts;
+
+	if (!g->incomplete || since == GPULAT_NONE || end == GPULAT_NONE || end <= since ||
+	    end - since <= thr)
+		return 0;
+	/* the oldest pending job waited over the threshold too (not just submitted) */
+	if (gg->pending_since == GPULAT_NONE || end <= gg->pending_since ||
+	    end - gg->pending_since <= thr)
+		return 0;
+	return end - since;
+}
+
 int gpulat_stats_finish(struct gpulat_stats *s)
 {
 	uint64_t span = 0;
@@ -1027,6 +1057,8 @@ int gpulat_stats_finish(struct gpulat_stats *s)
 				g->sd.last_t = s->last_ts;
 			}
 			g->g.avg_depth = span ? (double)(g->sd.area / (long double)span) : 0.0;
+			if (g->g.kind == GPULAT_G_RING)
+				g->g.stopped_ns = stopped_for(s, g);
 			for (m = 0; m < GPULAT_M__COUNT; m++)
 				gpulat__qacc_summary(&g->q[m], &g->g.m[m]);
 		}

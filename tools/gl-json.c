@@ -211,6 +211,8 @@ struct json_object *gl_json_run(const struct gl_run *r)
 	add(o, "last_ts", TRACE("last_ts"));
 	add(o, "span_ns", TRACE("span_ns"));
 	add(o, "cpus", TRACE("cpus"));
+	/* rings that stopped completing (a hang), one line each: loud, near the top */
+	add(o, "headlines", TRACE("headlines"));
 
 	/* the trace fields that are not top-level members */
 	c = json_object_new_object();

@@ -162,6 +162,19 @@ static void print_gpu_events(const struct gl_run *r, FILE *out)
 	fputc('\n', out);
 }
 
+/* rings that stopped completing (a hang): a header line each, the lib's headline */
+static void print_stopped(const struct gl_run *r, FILE *out)
+{
+	size_t i, n = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
+	char line[512];
+
+	for (i = 0; i < n; i++) {
+		if (*gpulat_ring_headline(line, sizeof(line),
+					  gpulat_stats_group(r->stats, GPULAT_G_RING, i)))
+			fprintf(out, "  %-12s %s\n", "STOPPED", line);
+	}
+}
+
 static void print_header(const struct gl_run *r, FILE *out)
 {
 	size_t i, nr = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
@@ -223,6 +236,7 @@ static void print_header(const struct gl_run *r, FILE *out)
 	fputc('\n', out);
 	print_filter(r, out);
 	gl_frames_header(r, out);
+	print_stopped(r, out);
 }
 
 /*

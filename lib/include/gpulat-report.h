@@ -168,6 +168,12 @@ const struct gpulat_session *gpulat_report_session(const struct gpulat_report *r
  * finished fence pointer), "-" when nothing identifies it. Return: @buf.
  */
 char *gpulat_job_identity(char *buf, size_t len, const struct gpulat_job *job);
+/*
+ * The headline of a ring that stopped completing (gpulat_group.stopped_ns):
+ * "gfx: 18 jobs pending after 124.252075, nothing completed for 224ms";
+ * "" for another ring. Return: @buf.
+ */
+char *gpulat_ring_headline(char *buf, size_t len, const struct gpulat_group *g);
 /* the 4-hex-digit handle the plugin prints for a pointer (fence=b2f8) */
 unsigned int gpulat_ptr_handle(uint64_t ptr);
 

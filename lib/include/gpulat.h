@@ -567,6 +567,15 @@ struct gpulat_group {
 	uint64_t start_measured;
 	uint64_t done_late;
 	uint64_t exec_measured; /* GPULAT_TIMING_EXEC_HW: the GPU's clock */
+	/* rings: the newest done_ts of its jobs, GPULAT_NONE when none was done */
+	uint64_t last_done_ts;
+	/*
+	 * rings that stopped completing (a hang, issue 16): jobs still pending
+	 * at the end of the span and nothing done for longer than the stall
+	 * threshold; this long (from the last done, or the span's start when
+	 * none was), else 0
+	 */
+	uint64_t stopped_ns;
 };
 
 /* A job kept for the worst-jobs list (a copy that outlives the callback). */
