@@ -184,7 +184,8 @@ int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, u
 		return 0;
 	if (!q->hb) {
 		if (q->nv == q->cap) {
-			size_t cap = q->cap ? q->cap * 2 : 64;
+			/* small first: 10^4 processes have a few jobs each */
+			size_t cap = q->cap ? q->cap * 2 : 4;
 
 			if (q->nv >= GPULAT_EXACT_MAX) {
 				if (to_hist(q))

@@ -23,6 +23,13 @@
 
 #define REORDER_MAX	2048
 #define RQ_SHIFT	64	/* an entry moves back at most this far in rq.v */
+/*
+ * First allocation of a reorder queue: small, because most groups are
+ * processes and clients with a job or two in flight (10^4 processes: 64
+ * entries each cost 123 MB, bench/RESULTS.md procs10k); busy groups double
+ * up to their need in a few steps.
+ */
+#define RQ_CAP0		4
 
 struct tev {
 	uint64_t	t;
@@ -48,6 +55,29 @@ struct rq {
 	size_t		head, n, cap;
 	struct heap	late;		/* entries too far out of order */
 };
+
+/*
+ * Depth queue: the same sorted array + late heap as struct rq, of bare
+ * 8-byte keys t * 2 + (1 for a queue, 0 for a done): key order is time
+ * order with a done before a queue at the same time, and one queue holds
+ * both. 16 bytes per job and group where two struct rq entries took 48:
+ * on the backlog shape (a tenth, 1.44 M events) the reorder queues were 53 %
+ * of the peak heap (massif), see the commit "lib/stats: 8-byte depth keys".
+ */
+struct kq {
+	uint64_t *v; /* sorted, live keys v[head .. n - 1] */
+	size_t head, n, cap;
+	uint64_t *late; /* min-heap of keys too far out of order */
+	size_t nlate, caplate;
+};
+
+/* timestamps from 2^63 ns (292 years) on share the last key (absurd input) */
+#define KQ_TMAX (UINT64_MAX >> 1)
+
+static inline uint64_t kq_key(uint64_t t, bool queue)
+{
+	return (t < KQ_TMAX ? t : KQ_TMAX) << 1 | (queue ? 1 : 0);
+}
 
 struct sweep_depth {
 	int64_t		cur;
@@ -87,8 +117,7 @@ struct grp {
 	struct gpulat__hnode	node;
 	struct gpulat_group	g;
 	struct gpulat__qacc	q[GPULAT_M__COUNT];
-	struct rq		dqueue;		/* depth: queue times (a = +1) */
-	struct rq		ddone;		/* depth: done times (a = -1) */
+	struct kq depth; /* depth: queue (+1) and done (-1) times */
 	struct rq		busy;		/* start, a = done, b = cpus */
 	struct rq		submit;		/* processes: queue time, a = cpu */
 	struct sweep_depth	sd;
@@ -124,6 +153,7 @@ struct gpulat_stats {
 	uint64_t		first_ts, last_ts;
 	uint64_t		newest_done;
 	uint64_t		longest;
+	uint64_t longest_busy; /* longest done - start_ts */
 	bool			finished;
 	/* the session's stall listeners (gpulat__stats_on_stall) */
 	void			(*on_stall)(const struct gpulat_stall *st, void *data);
@@ -160,7 +190,7 @@ static int heap_push(struct heap *h, uint64_t t, int64_t a, uint64_t b)
 	size_t i;
 
 	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 64;
+		size_t cap = h->cap ? h->cap * 2 : RQ_CAP0;
 		struct tev *nv = realloc(h->v, cap * sizeof(*nv));
 
 		if (!nv)
@@ -231,7 +261,7 @@ static int rq_push(struct rq *q, uint64_t t, int64_t a, uint64_t b)
 			q->n -= q->head;
 			q->head = 0;
 		} else {
-			size_t cap = q->cap ? q->cap * 2 : 64;
+			size_t cap = q->cap ? q->cap * 2 : RQ_CAP0;
 			struct tev *nv = realloc(q->v, cap * sizeof(*nv));
 
 			if (!nv)
@@ -271,6 +301,112 @@ static struct tev rq_pop(struct rq *q)
 	if (q->head == q->n)
 		q->head = q->n = 0;
 	return e;
+}
+
+static void kq_free(struct kq *q)
+{
+	free(q->v);
+	free(q->late);
+}
+
+static size_t kq_len(const struct kq *q)
+{
+	return q->n - q->head + q->nlate;
+}
+
+static int kq_late_push(struct kq *q, uint64_t k)
+{
+	size_t i;
+
+	if (q->nlate == q->caplate) {
+		size_t cap = q->caplate ? q->caplate * 2 : RQ_CAP0;
+		uint64_t *nv = realloc(q->late, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		q->late = nv;
+		q->caplate = cap;
+	}
+	for (i = q->nlate++; i > 0 && k < q->late[(i - 1) / 2]; i = (i - 1) / 2)
+		q->late[i] = q->late[(i - 1) / 2];
+	q->late[i] = k;
+	return 0;
+}
+
+static uint64_t kq_late_pop(struct kq *q)
+{
+	uint64_t top = q->late[0], x = q->late[--q->nlate];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < q->nlate) {
+		if (c + 1 < q->nlate && q->late[c + 1] < q->late[c])
+			c++;
+		if (q->late[c] >= x)
+			break;
+		q->late[i] = q->late[c];
+		i = c;
+	}
+	if (q->nlate)
+		q->late[i] = x;
+	return top;
+}
+
+static int kq_push(struct kq *q, uint64_t k)
+{
+	size_t i;
+
+	if (q->n == q->cap) {
+		if (q->head && q->head >= q->n / 2) {
+			memmove(q->v, q->v + q->head, (q->n - q->head) * sizeof(*q->v));
+			q->n -= q->head;
+			q->head = 0;
+		} else {
+			size_t cap = q->cap ? q->cap * 2 : RQ_CAP0;
+			uint64_t *nv = realloc(q->v, cap * sizeof(*nv));
+
+			if (!nv)
+				return -ENOMEM;
+			q->v = nv;
+			q->cap = cap;
+		}
+	}
+	for (i = q->n; i > q->head && k < q->v[i - 1]; i--)
+		if (q->n - i >= RQ_SHIFT)
+			return kq_late_push(q, k);
+	if (i < q->n)
+		memmove(&q->v[i + 1], &q->v[i], (q->n - i) * sizeof(*q->v));
+	q->v[i] = k;
+	q->n++;
+	return 0;
+}
+
+/* the smallest key into @k; false when empty */
+static bool kq_peek(const struct kq *q, uint64_t *k)
+{
+	if (q->head < q->n) {
+		*k = q->v[q->head];
+		if (q->nlate && q->late[0] < *k)
+			*k = q->late[0];
+		return true;
+	}
+	if (q->nlate) {
+		*k = q->late[0];
+		return true;
+	}
+	return false;
+}
+
+/* remove the smallest key (the queue is not empty) */
+static uint64_t kq_pop(struct kq *q)
+{
+	uint64_t k;
+
+	if (q->nlate && (q->head == q->n || q->late[0] < q->v[q->head]))
+		return kq_late_pop(q);
+	k = q->v[q->head++];
+	if (q->head == q->n)
+		q->head = q->n = 0;
+	return k;
 }
 
 static const char *sstr(struct gpulat_stats *s, const char *str)
@@ -353,9 +489,11 @@ static void add_stall(struct gpulat_stats *s, const struct gpulat_stall *st)
 
 /* ---- sweeps --------------------------------------------------------------- */
 
-static void sweep_depth_one(struct grp *g, const struct tev *e)
+static void sweep_depth_one(struct grp *g, uint64_t key)
 {
 	struct sweep_depth *d = &g->sd;
+	struct tev one = { key >> 1, key & 1 ? 1 : -1, 0 };
+	const struct tev *e = &one;
 
 	if (d->started && e->t > d->last_t)
 		d->area += (long double)d->cur * (long double)(e->t - d->last_t);
@@ -487,24 +625,20 @@ static void sweep_submit_one(struct gpulat_stats *s, struct grp *g, const struct
 	p->any = true;
 }
 
-/* sweep every queued entry with t < @until (all if GPULAT_NONE) */
-static void sweep(struct gpulat_stats *s, struct grp *g, uint64_t until)
+/*
+ * sweep every queued depth and submission entry with t < @until, every busy
+ * entry with t < @until_busy (all if GPULAT_NONE)
+ */
+static void sweep(struct gpulat_stats *s, struct grp *g, uint64_t until, uint64_t until_busy)
 {
-	const struct tev *p, *d;
+	const struct tev *p;
 	struct tev e;
+	uint64_t k;
 
-	for (;;) {
-		/* depth: a done (-1) before a queue (+1) at the same time */
-		p = rq_peek(&g->dqueue);
-		d = rq_peek(&g->ddone);
-		if (d && (!p || d->t <= p->t))
-			p = d;
-		if (!p || p->t >= until)
-			break;
-		e = rq_pop(p == d ? &g->ddone : &g->dqueue);
-		sweep_depth_one(g, &e);
-	}
-	while ((p = rq_peek(&g->busy)) && p->t < until) {
+	/* depth: a done (-1) before a queue (+1) at the same time (kq_key) */
+	while (kq_peek(&g->depth, &k) && (k >> 1) < until)
+		sweep_depth_one(g, kq_pop(&g->depth));
+	while ((p = rq_peek(&g->busy)) && p->t < until_busy) {
 		e = rq_pop(&g->busy);
 		sweep_busy_one(s, g, &e);
 	}
@@ -522,6 +656,21 @@ static void sweep(struct gpulat_stats *s, struct grp *g, uint64_t until)
 static uint64_t watermark(const struct gpulat_stats *s)
 {
 	uint64_t h = 2 * s->longest + 50000000ULL;
+
+	return s->newest_done > h ? s->newest_done - h : 0;
+}
+
+/*
+ * The same for the busy entries, keyed by start_ts: a job still to come has
+ * its done near the newest done at the latest, and its start no earlier than
+ * its done minus the longest execution. In a growing backlog the longest job
+ * (queue to done) grows with the trace and holds every depth entry since;
+ * the execution does not, so the busy entries drain (backlog shape, a
+ * tenth: the busy queues were 5.9 MB of the 24 MB peak heap, massif).
+ */
+static uint64_t watermark_busy(const struct gpulat_stats *s)
+{
+	uint64_t h = 2 * s->longest_busy + 50000000ULL;
 
 	return s->newest_done > h ? s->newest_done - h : 0;
 }
@@ -600,8 +749,7 @@ static void free_group(struct grp *g)
 
 	for (i = 0; i < GPULAT_M__COUNT; i++)
 		gpulat__qacc_fini(&g->q[i]);
-	rq_free(&g->dqueue);
-	rq_free(&g->ddone);
+	kq_free(&g->depth);
 	rq_free(&g->busy);
 	rq_free(&g->submit);
 	free(g);
@@ -673,16 +821,15 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 	}
 	/* depth counts every job queued, from queue_ts to done_ts (exclusive) */
 	if (q != GPULAT_NONE) {
-		ret |= rq_push(&g->dqueue, q, 1, 0);
+		ret |= kq_push(&g->depth, kq_key(q, true));
 		if (d != GPULAT_NONE && d >= q)
-			ret |= rq_push(&g->ddone, d, -1, 0);
+			ret |= kq_push(&g->depth, kq_key(d, false));
 		if (g->g.kind == GPULAT_G_PROCESS)
 			ret |= rq_push(&g->submit, q, j->cpu[GPULAT_ST_QUEUE], 0);
 	}
-	if (rq_len(&g->dqueue) + rq_len(&g->ddone) + rq_len(&g->busy) +
-	    rq_len(&g->submit) > REORDER_MAX) {
+	if (kq_len(&g->depth) + rq_len(&g->busy) + rq_len(&g->submit) > REORDER_MAX) {
 		s->swept = true;
-		sweep(s, g, watermark(s));
+		sweep(s, g, watermark(s), watermark_busy(s));
 	}
 	return ret ? -ENOMEM : 0;
 }
@@ -904,6 +1051,10 @@ int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
 		s->newest_done = job->ts[GPULAT_ST_DONE];
 	if (job->total != GPULAT_NONE && job->total > s->longest)
 		s->longest = job->total;
+	if (job->status == GPULAT_JOB_COMPLETE && job->start_ts != GPULAT_NONE &&
+	    job->ts[GPULAT_ST_DONE] != GPULAT_NONE && job->ts[GPULAT_ST_DONE] >= job->start_ts &&
+	    job->ts[GPULAT_ST_DONE] - job->start_ts > s->longest_busy)
+		s->longest_busy = job->ts[GPULAT_ST_DONE] - job->start_ts;
 
 	g = get_group(s, GPULAT_G_RING, job, dev, job->ring_ptr ? sstr(s, job->ring_ptr) : ring,
 		      comm);
@@ -1042,7 +1193,7 @@ int gpulat_stats_finish(struct gpulat_stats *s)
 		for (i = 0; i < s->list[k].n; i++) {
 			struct grp *g = s->list[k].v[i];
 
-			sweep(s, g, GPULAT_NONE);
+			sweep(s, g, GPULAT_NONE, GPULAT_NONE);
 			if (g->sb.any) {
 				g->sb.busy += g->sb.end - g->sb.start;
 				g->sb.any = false;
