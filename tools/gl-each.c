@@ -84,8 +84,14 @@ int gl_each_check(const struct gl_opts *o, const char *outfile)
 {
 	if (!o->each) {
 		if (o->njobs) {
-			/* parallel decode of one report (-j without --each) is not done yet */
-			fprintf(stderr, "%s: -j N goes with --each\n", GL_NAME);
+			/*
+			 * parallel decode of one report (-j without --each) is not
+			 * implemented: why, and its scaling model, in bench/RESULTS.md
+			 */
+			fprintf(stderr,
+				"%s: -j N goes with --each (one report is read on one thread; "
+				"several traces at once: --each -j N)\n",
+				GL_NAME);
 			return -1;
 		}
 		return 0;

@@ -6,7 +6,8 @@ Every sample trace through one `--each -j 3` command: one JSON line per
 file, in the order given, each equal to that file's own `--json` report run
 on its own (so no file's report leaks into another's, and none is lost);
 -j 1 gives the same bytes as -j 3; an unreadable file gives an "error" line
-in its place and exit status 1, the other files still reported.
+in its place and exit status 1, the other files still reported; -j without
+--each (one report) is refused with a one-line error.
 """
 import glob
 import json
@@ -57,6 +58,11 @@ def main():
             bad.append("bad file: the file after it is not reported")
         if "junk.dat" not in pe.stderr:
             bad.append("bad file: no error line on stderr")
+    # -j for one report is refused, clearly (not silently run on one thread)
+    pj = subprocess.run([tool, "-j", "2", files[0]], capture_output=True, text=True)
+    if pj.returncode == 0 or pj.stdout or len(pj.stderr.splitlines()) != 1 or \
+            "--each" not in pj.stderr:
+        bad.append("-j 2 without --each: exit %d, stderr %r" % (pj.returncode, pj.stderr[:200]))
     for b in bad:
         print("FAIL:", b)
     if bad:
