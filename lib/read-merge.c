@@ -257,18 +257,37 @@ int gpulat__reader_merge(struct gpulat_reader *r)
 		ret = -ENOMEM;
 		goto out;
 	}
-	while (m.nact > 0) {
-		struct stream *s = m.act[0];
-		int k;
+	while (m.nact > 0 && ret >= 0) {
+		struct stream *s = m.act[0], *b = NULL;
+		int k, si = 0, bi = -1;
 
-		/* strict < keeps the first (file, cpu) of equal timestamps */
+		/*
+		 * the smallest (ts, stream order) head @s and the next smallest
+		 * @b: strict < keeps the first (file, cpu) of equal timestamps
+		 */
 		for (k = 1; k < m.nact; k++) {
-			if (m.act[k]->ts < s->ts)
-				s = m.act[k];
+			struct stream *x = m.act[k];
+
+			if (x->ts < s->ts) {
+				b = s;
+				bi = si;
+				s = x;
+				si = k;
+			} else if (!b || x->ts < b->ts) {
+				b = x;
+				bi = k;
+			}
 		}
-		ret = consume(r, &m, s);
-		if (ret < 0)
-			break;
+		/*
+		 * Then @s again while its next head still comes before @b's:
+		 * the other heads did not move, and a CPU's records often come
+		 * in runs. This scan was 80 % of this loop's cycles, ~5 % of
+		 * the run, on 8 CPUs (perf annotate, shape-backlog 5.75 M events).
+		 */
+		do {
+			ret = consume(r, &m, s);
+		} while (ret >= 0 && s->rec &&
+			 (!b || s->ts < b->ts || (s->ts == b->ts && si < bi)));
 	}
 	for (i = 0; ret >= 0 && i < r->n; i++) {
 		if (r->f[i].z && gpulat__zfile_failed(r->f[i].z))
