@@ -140,6 +140,17 @@ static int add_key(struct trace_rings *tr, const char *dev, const char *ring)
 	return 0;
 }
 
+/* the tracker's job strings are not the binding's: compare the text */
+static bool have_key(const struct trace_rings *tr, const char *dev, const char *ring)
+{
+	size_t i;
+
+	for (i = 0; i < tr->n_keys; i++)
+		if (!strcmp(tr->keys[i].dev, dev) && !strcmp(tr->keys[i].ring, ring))
+			return true;
+	return false;
+}
+
 static int ev_cb(const struct gpulat_event *ev, struct tep_record *rec, int file, void *data)
 {
 	struct trace_rings *tr = data;
@@ -170,7 +181,19 @@ static int cmp_int(const void *a, const void *b)
 static int job_cb(const struct gpulat_job *job, void *data)
 {
 	struct trace_rings *tr = data;
+	enum gpulat_era era = gpulat_session_era(tr->session);
 	int s;
+
+	/*
+	 * Eras without drm_sched events (amdgpu-only traces, i915 requests)
+	 * have no queue or run event naming a ring: the rows are the rings of
+	 * the jobs, which the plugin draws into. (Not in the pointer eras:
+	 * there the events' keys are the name pointers the plugin uses.)
+	 */
+	if ((era == GPULAT_ERA_AMDGPU || era == GPULAT_ERA_I915) && job->ring && job->ring[0] &&
+	    !have_key(tr, job->dev ? job->dev : "", job->ring) &&
+	    add_key(tr, job->dev ? job->dev : "", job->ring))
+		return -ENOMEM;
 
 	for (s = 0; s < GPULAT_ST__COUNT; s++) {
 		if (job->ts[s] == GPULAT_NONE)
