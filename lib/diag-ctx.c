@@ -121,6 +121,18 @@ const char *gpulat_cause_name(enum gpulat_cause c)
 	return (unsigned int)c < GPULAT_CAUSE__COUNT ? names[c] : "?";
 }
 
+const char *gpulat_irq_source_name(enum gpulat_irq_source src)
+{
+	static const char * const names[] = {
+		[GPULAT_IRQSRC_NONE]		= "none",
+		[GPULAT_IRQSRC_AUTO]		= "auto",
+		[GPULAT_IRQSRC_OPTION]		= "option",
+		[GPULAT_IRQSRC_AMDGPU_IV]	= "amdgpu_iv",
+	};
+
+	return (unsigned int)src < sizeof(names) / sizeof(names[0]) ? names[src] : "?";
+}
+
 struct dg_cpu *dg_cpu_get(struct gpulat_diag *d, int cpu)
 {
 	struct dg_cpu *v;
@@ -628,7 +640,8 @@ int gpulat_diag_job(struct gpulat_diag *d, const struct gpulat_job *job)
 		dg_idle_check(d, job);
 	if (d->err)
 		return d->err;
-	return dg_worst_offer(d, job);
+	/* in a session the statistics say which jobs are among the worst */
+	return d->worst_from_stats ? 0 : dg_worst_offer(d, job);
 }
 
 /**

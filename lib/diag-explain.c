@@ -594,6 +594,23 @@ int dg_worst_offer(struct gpulat_diag *d, const struct gpulat_job *job)
 	return 0;
 }
 
+void gpulat__diag_worst_from_stats(struct gpulat_diag *d)
+{
+	d->worst_from_stats = true;
+}
+
+/*
+ * A job gpulat_stats just put into its worst list: keep its explanation,
+ * from the context as it is now (the job has just finished). The kept set is
+ * bounded as dg_worst_offer() bounds it (2 top_n + 16, the smallest metric
+ * goes): a job of the final top_n could only go for more than top_n larger
+ * ones, so every job the report lists keeps its explanation.
+ */
+int gpulat__diag_worst(struct gpulat_diag *d, const struct gpulat_job *job)
+{
+	return d && job ? dg_worst_offer(d, job) : -EINVAL;
+}
+
 static struct dg_idle *idle_get(struct gpulat_diag *d, const struct gpulat_job *job)
 {
 	struct dg_idle *v;

@@ -153,6 +153,7 @@ struct gpulat_diag {
 	uint64_t	stalls_dropped;	/* explanations not kept: more than the cap */
 	struct dg_worst	*worst;
 	size_t		nworst, capworst;
+	bool		worst_from_stats;	/* candidates come from gpulat__diag_worst() */
 
 	/* ring idle detection: last done per ring */
 	struct dg_idle { const char *dev, *ring; int file; uint64_t last_done; } *idle;

@@ -137,5 +137,20 @@ void gpulat__hist_add(struct gpulat_hist *h, uint64_t v);
 /* @fn sees every stall when found (the session's stall listeners) */
 void gpulat__stats_on_stall(struct gpulat_stats *s,
 			    void (*fn)(const struct gpulat_stall *st, void *data), void *data);
+/* @fn sees every job when it enters the worst list (the session's diagnosis) */
+void gpulat__stats_on_worst(struct gpulat_stats *s,
+			    void (*fn)(const struct gpulat_job *job, void *data), void *data);
+
+/* ---- diagnosis (diag-*.c) ------------------------------------------------ */
+
+struct gpulat_diag;
+
+/*
+ * The session's diagnosis: gpulat_diag_job() no longer picks worst-job
+ * candidates itself; the session hands it, through gpulat__diag_worst(),
+ * the jobs gpulat_stats ranks among the worst (one detection).
+ */
+void gpulat__diag_worst_from_stats(struct gpulat_diag *d);
+int gpulat__diag_worst(struct gpulat_diag *d, const struct gpulat_job *job);
 
 #endif /* _GPULAT_INT_H */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpulat-diag.h"
 #include "gpulat-int.h"
 #include "report-int.h"
 
@@ -123,6 +124,80 @@ static void t_cpus(const void *o, struct gpulat_value *v)
 static void t_era(const void *o, struct gpulat_value *v)
 {
 	v_str(v, gpulat_era_name(TR(o)->c.era));
+}
+
+/*
+ * The diagnosis' counts (--explain, --fence-path: lib/diag-*.c); null, and
+ * left out of the JSON, when the session runs no diagnosis.
+ */
+static const struct gpulat_diag *t_diag(const void *o, struct gpulat_gpu_irq *gi)
+{
+	const struct gpulat_diag *d = gpulat_session_diag(TR(o)->s);
+
+	if (d)
+		gpulat_diag_gpu_irq(d, gi);
+	return d;
+}
+
+static void t_irq_source(const void *o, struct gpulat_value *v)
+{
+	struct gpulat_gpu_irq gi;
+
+	if (t_diag(o, &gi))
+		v_str(v, gpulat_irq_source_name(gi.source));
+	else
+		v_null(v);
+}
+
+static void t_gpu_irq(const void *o, struct gpulat_value *v)
+{
+	struct gpulat_gpu_irq gi;
+
+	if (t_diag(o, &gi) && gi.irq >= 0)
+		v_int(v, gi.irq);
+	else
+		v_null(v);
+}
+
+static void t_gpu_irq_name(const void *o, struct gpulat_value *v)
+{
+	struct gpulat_gpu_irq gi;
+
+	if (t_diag(o, &gi) && gi.name && gi.name[0])
+		v_str(v, gi.name);
+	else
+		v_null(v);
+}
+
+static void t_done_in_irq(const void *o, struct gpulat_value *v)
+{
+	struct gpulat_gpu_irq gi;
+
+	if (t_diag(o, &gi))
+		v_u64(v, gi.done_inside);
+	else
+		v_null(v);
+}
+
+static void t_done_events(const void *o, struct gpulat_value *v)
+{
+	struct gpulat_gpu_irq gi;
+
+	if (t_diag(o, &gi))
+		v_u64(v, gi.done_events);
+	else
+		v_null(v);
+}
+
+static void t_expl_dropped(const void *o, struct gpulat_value *v)
+{
+	struct gpulat_gpu_irq gi;
+	const struct gpulat_diag *d = t_diag(o, &gi);
+
+	if (d)
+		v_u64(v, gpulat_diag_stalls_dropped(d));
+	else
+		v_null(v);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -569,6 +644,22 @@ static const struct gpulat_field fields[] = {
 	  TOP | NO_CSV | GPULAT_FIELD_LIST, t_headlines,
 	  "one line per ring that stopped completing: \"gfx: 18 jobs pending after 124.252075, "
 	  "nothing completed for 224ms\" (its stopped_ns)" },
+	/* the diagnosis (--explain, --fence-path); left out without it */
+	{ "gpu_irq_source", NULL, "GPU irq from", GPULAT_UNIT_NONE, R(TRACE), OPT | NO_CSV,
+	  t_irq_source,
+	  "how the GPU interrupt was found: auto (the irq around most done events), option "
+	  "(--gpu-irq), amdgpu_iv, none" },
+	{ "gpu_irq", NULL, "GPU irq", GPULAT_UNIT_NONE, R(TRACE), OPT | NO_CSV, t_gpu_irq,
+	  "the GPU interrupt's number (irq_handler_entry)" },
+	{ "gpu_irq_name", NULL, "GPU irq name", GPULAT_UNIT_NONE, R(TRACE), OPT | NO_CSV,
+	  t_gpu_irq_name, "its handler's name" },
+	{ "done_in_gpu_irq", NULL, "done in GPU irq", GPULAT_UNIT_COUNT, R(TRACE), OPT | NO_CSV,
+	  t_done_in_irq, "done events inside the GPU interrupt (or after an amdgpu_iv)" },
+	{ "done_events", NULL, "done events", GPULAT_UNIT_COUNT, R(TRACE), OPT | NO_CSV,
+	  t_done_events, "job done events the diagnosis saw" },
+	{ "stall_explanations_dropped", NULL, "explanations dropped", GPULAT_UNIT_COUNT, R(TRACE),
+	  OPT | NO_CSV, t_expl_dropped,
+	  "--explain: gaps over the threshold beyond the 16384 longest, not explained" },
 
 	/* rings, processes, clients, devices */
 	{ "dev", NULL, "dev", GPULAT_UNIT_NONE, R(RING) | R(DEVICE), 0, g_dev,

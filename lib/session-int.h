@@ -37,6 +37,7 @@ struct gpulat_session {
 	struct gpulat_tracker	*tracker;
 	struct gpulat_stats	*stats;
 	struct gpulat_diag	*diag;
+	bool			worst_entered;	/* the job being added entered the worst list */
 	struct slistener	*ls;
 	size_t			nls;
 	/* incomplete / lost / orphan jobs kept for the report (first top_n) */

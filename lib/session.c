@@ -111,6 +111,13 @@ static int s_job_filtered(struct gpulat_session *s, const struct gpulat_job *job
 		ret = gpulat_diag_job(s->diag, job);
 		if (ret < 0)
 			return ret;
+		/* explain the worst jobs the statistics found (s_worst), no others */
+		if (s->worst_entered) {
+			s->worst_entered = false;
+			ret = gpulat__diag_worst(s->diag, job);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	switch (job->status) {
 	case GPULAT_JOB_COMPLETE:
@@ -183,6 +190,15 @@ static void s_job(const struct gpulat_job *job, void *data)
 	ret = s_job_filtered(s, job);
 	if (ret < 0)
 		s->err = ret;
+}
+
+/* gpulat_stats_add() of the job being added put it into the worst list */
+static void s_worst(const struct gpulat_job *job, void *data)
+{
+	struct gpulat_session *s = data;
+
+	(void)job;
+	s->worst_entered = true;
 }
 
 static void s_stall(const struct gpulat_stall *st, void *data)
@@ -288,6 +304,11 @@ struct gpulat_session *gpulat_session_new(const struct gpulat_session_opts *o)
 		s->diag = gpulat_diag_new(&d);
 		if (!s->diag)
 			goto fail;
+		if (s->stats) {
+			/* one detection of the worst jobs: the statistics' */
+			gpulat__diag_worst_from_stats(s->diag);
+			gpulat__stats_on_worst(s->stats, s_worst, s);
+		}
 	}
 	return s;
  fail:

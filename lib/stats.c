@@ -158,6 +158,9 @@ struct gpulat_stats {
 	/* the session's stall listeners (gpulat__stats_on_stall) */
 	void			(*on_stall)(const struct gpulat_stall *st, void *data);
 	void			*on_stall_data;
+	/* ... and the job entering the worst list (gpulat__stats_on_worst) */
+	void			(*on_worst)(const struct gpulat_job *job, void *data);
+	void			*on_worst_data;
 	bool			swept;		/* stalls looked for already (early sweep) */
 };
 
@@ -869,6 +872,8 @@ static void add_worst(struct gpulat_stats *s, const struct gpulat_job *j)
 		i--;
 	}
 	s->worst[i] = w;
+	if (s->on_worst)
+		s->on_worst(j, s->on_worst_data);
 }
 
 static int add_depwaits(struct gpulat_stats *s, const struct gpulat_job *j,
@@ -1088,6 +1093,17 @@ void gpulat__stats_on_stall(struct gpulat_stats *s,
 {
 	s->on_stall = fn;
 	s->on_stall_data = data;
+}
+
+/*
+ * every job that enters the worst list goes to @fn when it does (internal:
+ * the session, whose diagnosis explains exactly these jobs)
+ */
+void gpulat__stats_on_worst(struct gpulat_stats *s,
+			    void (*fn)(const struct gpulat_job *job, void *data), void *data)
+{
+	s->on_worst = fn;
+	s->on_worst_data = data;
 }
 
 void gpulat_stats_set_span(struct gpulat_stats *s, uint64_t first_ts, uint64_t last_ts)

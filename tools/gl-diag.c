@@ -303,7 +303,6 @@ static struct json_object *json_explain(const struct gl_run *r)
 
 static struct json_object *json_fence_path(const struct gl_run *r)
 {
-	static const char * const src[] = { "none", "auto", "option", "amdgpu_iv" };
 	struct json_object *o = json_object_new_object(), *g, *a;
 	struct gpulat_gpu_irq gi;
 	size_t i;
@@ -311,7 +310,8 @@ static struct json_object *json_fence_path(const struct gl_run *r)
 
 	gpulat_diag_gpu_irq(r->diag, &gi);
 	g = json_object_new_object();
-	json_object_object_add(g, "source", json_object_new_string(src[gi.source]));
+	json_object_object_add(g, "source",
+			       json_object_new_string(gpulat_irq_source_name(gi.source)));
 	json_object_object_add(g, "irq", gi.irq >= 0 ? json_object_new_int(gi.irq) : NULL);
 	json_object_object_add(g, "name", gi.name[0] ? json_object_new_string(gi.name) : NULL);
 	json_object_object_add(g, "done_inside", json_object_new_uint64(gi.done_inside));

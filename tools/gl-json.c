@@ -220,6 +220,9 @@ struct json_object *gl_json_run(const struct gl_run *r)
 		if (gpulat_field_flags(f) & GPULAT_FIELD_TOP)
 			continue;
 		gpulat_field_get(f, r->rep, &v);
+		/* e.g. the diagnosis' counts without --explain / --fence-path */
+		if (v.type == GPULAT_V_NULL && (gpulat_field_flags(f) & GPULAT_FIELD_OPTIONAL))
+			continue;
 		add(c, gpulat_field_name(f), json_value(&v));
 	}
 	add(o, "counts", c);

@@ -147,6 +147,9 @@ enum gpulat_irq_source {
 	GPULAT_IRQSRC_AMDGPU_IV,	/* amdgpu_iv before the done event */
 };
 
+/* "none", "auto", "option", "amdgpu_iv" */
+const char *gpulat_irq_source_name(enum gpulat_irq_source src);
+
 struct gpulat_gpu_irq {
 	enum gpulat_irq_source source;
 	int		irq;		/* -1 for NONE / AMDGPU_IV */

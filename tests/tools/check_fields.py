@@ -89,7 +89,8 @@ def main():
             continue
         d = json.loads(p.stdout)
         top = [n for n, _, fl in f["trace"] if fl["top"]]
-        counts = [n for n, _, fl in f["trace"] if not fl["top"]]
+        counts = [n for n, _, fl in f["trace"] if not fl["top"] and
+                  (not fl["optional"] or n in d["counts"])]
         check(f"{trace}: top-level trace fields", all(n in d for n in top),
               [n for n in top if n not in d])
         check(f"{trace}: counts == trace fields", list(d["counts"]) == counts,
@@ -114,6 +115,17 @@ def main():
         for key, sec in (("stalls", "stall"), ("depwaits", "depwait")):
             check(f"{trace}: {key} members == {sec} fields",
                   all(list(x) == names(f[sec]) for x in d[key]))
+
+        # the diagnosis' counts: in "counts" with --explain / --fence-path only
+        p = run(tool, ["--json", "--explain", "--fence-path", "-q", trace])
+        dc = json.loads(p.stdout)["counts"] if p.returncode == 0 else {}
+        diag = ["gpu_irq_source", "done_in_gpu_irq", "done_events", "stall_explanations_dropped"]
+        check(f"{trace}: --explain adds the diagnosis counts",
+              all(n in dc for n in diag) and not any(n in d["counts"] for n in diag),
+              [n for n in diag if n not in dc])
+        check(f"{trace}: --explain counts == trace fields",
+              list(dc) == [n for n, _, fl in f["trace"] if not fl["top"] and
+                           (not fl["optional"] or n in dc)], list(dc))
 
         p = run(tool, ["--csv", "-q", trace])
         want = ",".join(["group"] + names(f["ring"], csv=True) + ["metric"] +
