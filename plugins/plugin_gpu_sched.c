@@ -39,6 +39,7 @@
 #include <trace-seq.h>
 
 #include "gpulat.h"
+#include "gpulat-report.h"
 #include "gpulat-session.h"
 
 #define GS_ALIAS	"gpu_sched"
@@ -48,6 +49,8 @@
  * (plugin.map): the entry points are the only symbols it exports.
  */
 #define GS_EXPORT	__attribute__((visibility("default")))
+/* a job identity: "job=" + a ring name + "#" + 20 digits + " fence=HHHH" */
+#define GS_IDENT_LEN	320
 
 /*
  * The plugin options. This table is the only file-scope state of the plugin:
@@ -338,17 +341,6 @@ static struct gs_ctx *gs_ctx_find(struct tep_handle *tep)
 /* ------------------------------------------------------------------------ */
 /* Printing helpers                                                           */
 
-/* A short, stable name for a kernel pointer: same pointer, same handle. */
-static unsigned int gs_ptr_handle(uint64_t p)
-{
-	p ^= p >> 33;
-	p *= 0xff51afd7ed558ccdULL;
-	p ^= p >> 33;
-	p *= 0xc4ceb9fe1a85ec53ULL;
-	p ^= p >> 33;
-	return (unsigned int)(p & 0xffff);
-}
-
 /* durations as microseconds with all nanosecond digits: greppable and exact */
 static void gs_put_dur(struct trace_seq *s, const char *name, uint64_t ns)
 {
@@ -371,15 +363,26 @@ static void gs_put_fence(struct trace_seq *s, const char *name, uint64_t ctx, ui
 			 (unsigned long long)seqno);
 }
 
-/* the job identity of the pointer eras: job=<ring>#<id> fence=<handle> */
+/*
+ * The job identity of the pointer eras, job=<ring>#<id> fence=<handle>, as
+ * gpulat_job_identity() spells it for the other front ends; job=! when the
+ * event lacks its id (a field the event should carry).
+ */
 static void gs_put_ptr_job(struct trace_seq *s, const char *ring, uint64_t id, uint64_t fence_ptr)
 {
+	struct gpulat_job j = { .ring = ring, .id = id, .fence_ptr = fence_ptr, .ctx = GPULAT_NONE };
+	char buf[GS_IDENT_LEN];
+
+	if (id != GPULAT_NONE && fence_ptr && fence_ptr != GPULAT_NONE) {
+		trace_seq_printf(s, " %s", gpulat_job_identity(buf, sizeof(buf), &j));
+		return;
+	}
 	if (id != GPULAT_NONE)
 		trace_seq_printf(s, " job=%s#%llu", ring && *ring ? ring : "!",
 				 (unsigned long long)id);
 	else
 		trace_seq_puts(s, " job=!");
-	trace_seq_printf(s, " fence=%04x", gs_ptr_handle(fence_ptr));
+	trace_seq_printf(s, " fence=%04x", gpulat_ptr_handle(fence_ptr));
 }
 
 /* the job the event being printed belongs to (gpulat_session_last_job()) */
@@ -502,7 +505,7 @@ static void gs_print_done(struct trace_seq *s, struct gs_ctx *ctx,
 		gs_put_ptr_job(s, job->ring, job->id, e->fence_ptr);
 	} else {
 		/* no open job holds the pointer: it started before the trace */
-		trace_seq_printf(s, " job=? fence=%04x", gs_ptr_handle(e->fence_ptr));
+		trace_seq_printf(s, " job=? fence=%04x", gpulat_ptr_handle(e->fence_ptr));
 	}
 	/* pointer eras: the finished fence as dma_fence events print it, when linked */
 	if (job && !(e->flags & GPULAT_EVF_FENCE) && job->ctx != GPULAT_NONE)
@@ -633,7 +636,7 @@ static void gs_print_xe(struct trace_seq *s, const struct gpulat_event *e)
 	else
 		trace_seq_printf(s, " seqno=%llu lrc_seqno=%u", (unsigned long long)e->seqno,
 				 e->lrc_seqno);
-	trace_seq_printf(s, " hw_fence=%04x", gs_ptr_handle(e->fence_ptr));
+	trace_seq_printf(s, " hw_fence=%04x", gpulat_ptr_handle(e->fence_ptr));
 	switch (e->kind) {
 	case GPULAT_EV_XE_JOB_TIMEDOUT:
 		trace_seq_puts(s, " HANG=timedout");
