@@ -221,23 +221,45 @@ struct dg_irqcount *dg_irq_get(struct gpulat_diag *d, int irq)
 	return &v[d->nirqc++];
 }
 
-/* a string field of @rec into @buf (arrays and __data_loc), 0 on success */
+/*
+ * a string field of @rec into @buf (arrays and __data_loc), 0 on success.
+ * The string must lie inside the record: libtraceevent 1.7.1's
+ * tep_get_field_raw() takes a damaged __data_loc offset as is (FINDINGS F5).
+ */
 static int rec_str(struct tep_handle *tep, struct tep_record *rec, const char *field,
 		   char *buf, size_t len)
 {
+	struct tep_format_field *f;
 	struct tep_event *e;
+	unsigned long long v;
+	unsigned int off, l;
 	const char *p;
-	int l = 0;
 
-	if (!tep || !rec)
+	if (!tep || !rec || rec->size <= 0)
 		return -1;
 	e = tep_find_event_by_record(tep, rec);
-	if (!e)
+	f = e ? tep_find_field(e, field) : NULL;
+	if (!f || f->offset < 0)
 		return -1;
-	p = tep_get_field_raw(NULL, e, field, rec, &l, 0);
-	if (!p || l <= 0)
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (f->offset + 4 > rec->size)
+			return -1;
+		v = tep_read_number(tep, (const char *)rec->data + f->offset, 4);
+		off = v & 0xffff;
+		l = (v >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (unsigned int)(f->offset + f->size);
+	} else if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING)) &&
+		   !(f->flags & TEP_FIELD_IS_POINTER)) {
+		off = (unsigned int)f->offset;
+		l = (unsigned int)f->size;
+	} else {
 		return -1;
-	snprintf(buf, len, "%.*s", (int)strnlen(p, (size_t)l), p);
+	}
+	if (!l || (uint64_t)off + l > (uint64_t)rec->size)
+		return -1;
+	p = (const char *)rec->data + off;
+	snprintf(buf, len, "%.*s", (int)strnlen(p, l), p);
 	return 0;
 }
 

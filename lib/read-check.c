@@ -23,7 +23,9 @@
  *    parentheses and brackets balanced outside string and character
  *    literals in the print format (the two libtraceevent 1.7.1 crashes of
  *    tests/fuzz/FINDINGS.md T1, T2 fail here), and every REC->field of the
- *    print format declared (T6);
+ *    print format declared (T6), no division by a zero or non-number
+ *    token (T7);
+ *  - printk formats: every line "address : format", with a newline (T8);
  *  - ring-buffer pages: the header of every page of uncompressed CPU data
  *    and of the first chunk of compressed CPU data (the pages libtracecmd
  *    loads while opening): commit size <= the page's data size, and a page
@@ -233,6 +235,102 @@ static bool fields_known(const char *t, const char *pf, const char *e)
 	return true;
 }
 
+/* [s, e) starts with a zero as strtoull(s, NULL, 0) reads it (s is a digit) */
+static bool zero_number(const char *s, const char *e)
+{
+	int base = 10;
+
+	if (*s == '0' && s + 2 < e && (s[1] == 'x' || s[1] == 'X') &&
+	    isxdigit((unsigned char)s[2])) {
+		s += 2;
+		base = 16;
+	} else if (*s == '0') {
+		base = 8;
+	}
+	for (; s < e; s++) {
+		if (base == 16 ? !isxdigit((unsigned char)*s) :
+				 (*s < '0' || *s > (base == 8 ? '7' : '9')))
+			break;
+		if (*s != '0')
+			return false;
+	}
+	return true;
+}
+
+static bool ident_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+static const char *skip_space(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '\n'))
+		s++;
+	return s;
+}
+
+/*
+ * libtraceevent 1.7.1 folds "A / B" and "A % B" while it parses a print fmt
+ * when both sides are plain tokens (consolidate_op_arg(), unsigned, no check
+ * of the divisor): a token that is zero or no number at all ("proc", a string
+ * or character literal; strtoull() gives 0) kills the process with SIGFPE
+ * (FINDINGS T7); at print time "REC->x / 0" does the same. So the divisor of
+ * every / and % outside literals must be a field (REC->), a call or sizeof, a
+ * cast, an expression (unary or in parentheses with an operator), or a
+ * non-zero number. Kernel formats divide by non-zero constants only.
+ */
+static bool divisors_ok(const char *s, const char *e)
+{
+	const char *p, *q;
+	bool paren;
+	char quote = 0;
+
+	for (; s < e; s++) {
+		if (quote) {
+			if (*s == '\\' && s + 1 < e)
+				s++;
+			else if (*s == quote)
+				quote = 0;
+			continue;
+		}
+		if (*s == '"' || *s == '\'') {
+			quote = *s;
+			continue;
+		}
+		if ((*s != '/' && *s != '%') || (s + 1 < e && s[1] == '='))
+			continue;
+		paren = false;
+		for (p = s + 1;; p++) {
+			p = skip_space(p, e);
+			if (p >= e || *p != '(')
+				break;
+			paren = true;
+		}
+		if (p >= e)
+			return true; /* nothing to divide by: libtraceevent's parse error */
+		if (*p == '"' || *p == '\'')
+			return false;
+		if (e - p >= 5 && !memcmp(p, "REC->", 5))
+			continue;
+		for (q = p; q < e && ident_char(*q); q++)
+			;
+		if (q == p)
+			continue; /* a unary operator: an expression, not folded */
+		q = skip_space(q, e);
+		if (q < e && *q == '(')
+			continue; /* a call or sizeof() */
+		if (paren && q < e && *q == ')') {
+			q = skip_space(q + 1, e);
+			/* "(type)item": a cast, not folded */
+			if (q < e && (ident_char(*q) || *q == '(' || *q == '"' || *q == '\''))
+				continue;
+		}
+		if (!isdigit((unsigned char)*p) || zero_number(p, e))
+			return false;
+	}
+	return true;
+}
+
 /* one events/SYSTEM/EVENT/format text; a reason or NULL */
 static const char *format_problem(const char *t, size_t n)
 {
@@ -257,6 +355,8 @@ static const char *format_problem(const char *t, size_t n)
 		return "an unbalanced print fmt";
 	if (!fields_known(t, pf, e))
 		return "a print fmt naming a field the format does not declare";
+	if (!divisors_ok(pf + 12, e))
+		return "a print fmt dividing by zero or by no number";
 	return NULL;
 }
 
@@ -356,6 +456,67 @@ static int check_headers(struct chk *c, uint64_t *off, uint64_t end)
 		*off += sz;
 	}
 	return 0;
+}
+
+/* ---- printk formats -------------------------------------------------------- */
+
+/*
+ * The printk formats (the kernel's printk_formats file: lines
+ * "0xffffffff81c0f2a8 : \"text\\n\""), as libtraceevent 1.7.1
+ * tep_parse_printk_formats() and tep_register_print_string() read them: each
+ * line is cut at its first ':' after any leading ':', the byte after that ':'
+ * is skipped and the rest copied; its leading quote is stripped and its last
+ * three bytes are looked at. A line without a ':', without a byte after it,
+ * or with fewer than three bytes of text makes them read outside the heap
+ * copy (strdup past the end, the ASan finding of FINDINGS T8). A NUL ends
+ * the text for libtraceevent and is no text either.
+ */
+static const char *printk_problem(const char *t, size_t n)
+{
+	const char *line, *nl, *e = t + n, *colon;
+	size_t len;
+
+	if (memchr(t, '\0', n))
+		return "a NUL byte";
+	if (n && t[n - 1] != '\n')
+		return "a last line without its newline";
+	for (line = t; line < e; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(e - line));
+		while (line < nl && *line == ':')
+			line++;
+		if (line == nl)
+			continue; /* skipped by libtraceevent */
+		colon = memchr(line, ':', (size_t)(nl - line));
+		if (!colon || nl - colon < 2)
+			return "a line without \"address : format\"";
+		/* the text after ": ", its leading quote stripped */
+		line = colon + 2;
+		if (line < nl && *line == '"')
+			line++;
+		len = (size_t)(nl - line);
+		if (len < 3)
+			return "a line with an empty format";
+	}
+	return NULL;
+}
+
+static int check_printk(struct chk *c, uint64_t off, uint64_t sz)
+{
+	const char *why;
+	char *t;
+
+	if (sz > MAX_META)
+		return bad(c, "printk formats too large");
+	t = malloc(sz ? sz : 1);
+	if (!t)
+		return bad(c, "out of memory");
+	if (rd(c, off, t, sz)) {
+		free(t);
+		return bad(c, "printk formats cut short");
+	}
+	why = printk_problem(t, sz);
+	free(t);
+	return why ? bad(c, "printk formats: %s", why) : 0;
 }
 
 /* ---- ring-buffer pages ---------------------------------------------------- */
@@ -493,6 +654,8 @@ static int check_v6(struct chk *c, uint64_t off)
 	off += sz;
 	if (rd_num(c, &off, 4, &sz) || sz > c->size - off)
 		return bad(c, "printk formats run past the end of the file");
+	if (check_printk(c, off, sz))
+		return -1;
 	off += sz;
 	if (rd_num(c, &off, 8, &sz) || sz > c->size - off)
 		return bad(c, "saved cmdlines run past the end of the file");
@@ -591,7 +754,7 @@ static int check_meta(struct chk *c, unsigned int id, const unsigned char *d, ui
 	uint64_t off = 0, n;
 	int ret = 0;
 
-	/* only the format texts are parsed further (by libtraceevent); sizes were checked */
+	/* the format texts and printk formats are parsed by libtraceevent; sizes were checked */
 	m.mem = d;
 	m.size = len;
 	if (id == OPT_HEADER_INFO)
@@ -601,6 +764,10 @@ static int check_meta(struct chk *c, unsigned int id, const unsigned char *d, ui
 		      check_formats(&m, &off, len, n, "ftrace formats");
 	else if (id == OPT_EVENT_FORMATS)
 		ret = check_systems(&m, &off, len);
+	else if (id == OPT_PRINTK)
+		ret = rd_num(&m, &off, 4, &n) || n > len - off ?
+			      bad(&m, "printk formats run past their section") :
+			      check_printk(&m, off, n);
 	c->commit_off = m.commit_off;
 	c->commit_size = m.commit_size;
 	c->data_off = m.data_off;

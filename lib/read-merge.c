@@ -134,13 +134,22 @@ fail:
 	return -1;
 }
 
-/* do both first records of a CPU agree (the zstd reader vs libtracecmd)? */
-static bool same_record(const struct tep_record *a, const struct tep_record *b)
+/*
+ * do both first records of a CPU agree (the zstd reader vs libtracecmd)? A
+ * damaged length that runs past the page is compared no further than the
+ * page: not the same (FINDINGS F6), libtracecmd reads the file.
+ */
+static bool same_record(const struct tep_record *a, const struct tep_record *b, int page_size)
 {
+	size_t n;
+
 	if (!a || !b)
 		return a == b;
+	n = gpulat_record_bytes(a, page_size);
+	if (a->size > 0 && !n)
+		return false;
 	return a->ts == b->ts && a->size == b->size && a->missed_events == b->missed_events &&
-	       a->cpu == b->cpu && !memcmp(a->data, b->data, (size_t)a->size);
+	       a->cpu == b->cpu && !memcmp(a->data, b->data, n);
 }
 
 /*
@@ -159,7 +168,8 @@ static void try_zstd(struct rfile *f)
 	if (!f->z)
 		return;
 	for (cpu = 0; cpu < f->cpus; cpu++) {
-		if (!same_record(gpulat__zfile_head(f->z, cpu), tracecmd_peek_data(f->h, cpu))) {
+		if (!same_record(gpulat__zfile_head(f->z, cpu), tracecmd_peek_data(f->h, cpu),
+				 f->page_size)) {
 			gpulat__zfile_close(f->z);
 			f->z = NULL;
 			return;

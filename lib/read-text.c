@@ -632,7 +632,15 @@ static void note_era(struct gpulat_text *x, const struct evname *n, const struct
 		x->la_jobs++;
 		break;
 	case GPULAT_EV_I915_ADD:
-		/* i915 requests (no drm_sched), as bind.c's detect_era() */
+	case GPULAT_EV_I915_SUBMIT:
+	case GPULAT_EV_I915_IN:
+	case GPULAT_EV_I915_OUT:
+	case GPULAT_EV_I915_RETIRE:
+		/*
+		 * i915 requests (no drm_sched), as bind.c's detect_era(): every
+		 * stage that makes jobs (gpulat_kind_makes_jobs()), or a log of
+		 * retires alone made jobs and then "no GPU scheduler events" (X2)
+		 */
 		x->seen_i915 = true;
 		x->la_jobs++;
 		break;

@@ -287,19 +287,27 @@ def check_report(c, check, path):
     errs = err.decode("utf-8", "replace")
     # "WARNING: AddressSanitizer failed to allocate" (allocator_may_return_null:
     # libtracecmd asking for a damaged size) is no death; "ERROR:" is
+    asan = False
     if c.preload and ("ERROR: AddressSanitizer" in errs or "runtime error:" in errs):
         if "plugin_gpu_sched" in errs or "gpulat" in errs:
             c.count(kind, "report-plugin-sanitizer")
             c.fail(check + ":report-sanitizer", "%s: %s" % (path, errs[-1500:]))
             return
         rc = -1     # died under ASan (in trace-cmd or libtraceevent): classify below
+        asan = True
     if not crashed(rc, tool=False):
         c.count(kind, "report-ok" if rc == 0 else "report-rejected")
         return
-    # who crashed? the same without our plugin (system plugins only), then -N
-    rc2, _, _ = run(["trace-cmd", "report", path], env=report_env(c, c.empty_plugins, False))
-    rc3, _, _ = run(["trace-cmd", "report", "-N", path], env=report_env(c, c.empty_plugins, False))
-    if crashed(rc2, tool=False) or crashed(rc3, tool=False):
+
+    # who crashed? the same without our plugin (system plugins only), then -N;
+    # under ASan too when ASan saw it (libtraceevent's reads past its heap
+    # copies kill nothing without it: FINDINGS T8)
+    def died(cmd):
+        r, _, e = run(cmd, env=report_env(c, c.empty_plugins, asan))
+        return crashed(r, tool=False) or (asan and b"ERROR: AddressSanitizer" in e), r
+    d2, rc2 = died(["trace-cmd", "report", path])
+    d3, rc3 = died(["trace-cmd", "report", "-N", path])
+    if d2 or d3:
         c.count(kind, "report-crash-third-party")
         c.third.append("%s: trace-cmd report %s (with our plugin: %s, system plugins "
                        "only: %s, -N: %s)" % (check, path, rc, rc2, rc3))
@@ -800,9 +808,22 @@ format:
 print fmt: "driver=%s timeline=%s context=%u seqno=%u", __get_str(driver), __get_str(timeline), REC->context, REC->seqno
 """
 
+# libtraceevent 1.7.1 folds 8 / 0 while parsing: SIGFPE (FINDINGS T7)
+TEP_FPE_DIV = TEP_CRASH_PRINT.replace("drm_sched_job_bad", "drm_sched_job_div").replace(
+    "ID: 1999", "ID: 1998").replace('"id=%llu name=%s", REC->id, __char name[16];ne)',
+                                    '"id=%llu", REC->id + 8/0')
+
+
+def set_printk(text):
+    def damage(t):
+        t.printk = text
+    return damage
+
+
 # name -> (era, edits, endian, damage, expect)
 # expect: "same" = same numbers as the unedited trace of that era,
-#         ("warn", words) = a warning naming all words, "any" = no crash only
+#         ("warn", words) = a warning naming all words, "any" = no crash only,
+#         ("refused", words) = exit 1, one line naming the file and all words
 LAYOUTS = {
     "base-6.1": ("6.1", {}, "<", None, "any"),
     "base-6.17": ("6.17", {}, "<", None, "any"),
@@ -861,10 +882,22 @@ LAYOUTS = {
         "\tfield:struct dma_fence * fence;", 1)}, "<", None, "any"),
     "tep-crash-print-fmt": ("6.1", {}, "<", None, "any"),
     "tep-crash-data-loc": ("6.1", {}, "<", None, "any"),
+    "tep-fpe-div-zero": ("6.1", {}, "<", None, ("refused", ["dividing by zero"])),
+    # libtraceevent 1.7.1 reads past its copy of these printk lines (FINDINGS T8)
+    "printk-no-colon": ("6.1", {}, "<", set_printk(b'0xffffffff81000000 "no colon"\n'),
+                        ("refused", ["printk formats"])),
+    "printk-no-newline": ("6.1", {}, "<", set_printk(b'0xffffffff81000000 : "gpu %d"'),
+                          ("refused", ["printk formats"])),
+    "printk-empty": ("6.1", {}, "<", set_printk(b'0xffffffff81000000 : ""\n'),
+                     ("refused", ["printk formats"])),
+    # what a kernel writes: the same numbers
+    "printk-kernel": ("6.1", {}, "<", set_printk(
+        b'0xffffffff81000000 : "gpu reset on %s\\n"\n0xffffffff81000040 : "ab"\n'), "same"),
 }
 LAYOUT_EXTRA = {
     "tep-crash-print-fmt": [("gpu_scheduler", TEP_CRASH_PRINT)],
     "tep-crash-data-loc": [("dma_fence", TEP_CRASH_DATALOC)],
+    "tep-fpe-div-zero": [("gpu_scheduler", TEP_FPE_DIV)],
 }
 
 
@@ -906,6 +939,17 @@ def kind_layout(c):
         check_json(c, check, p)
         check_kshark(c, check, p)
         check_rings(c, check, p)
+        if isinstance(expect, tuple) and expect[0] == "refused":
+            errs = err.decode("utf-8", "replace")
+            lines = [l for l in errs.splitlines() if l.strip()]
+            base = os.path.basename(p)
+            if rc != 1 or len(lines) != 1 or base not in lines[0] or \
+                    not all(w in lines[0] for w in expect[1]):
+                c.fail(check + ":refused", "expected exit 1 and one line naming %s and %s, "
+                       "got exit %s: %r" % (base, expect[1], rc, errs.strip()[-300:]))
+            else:
+                c.count("layout", "refused")
+            return
         if crashed(rc):
             return
         errs = err.decode("utf-8", "replace")

@@ -90,6 +90,7 @@ class Trace:
         self.by_name = {}
         self.events = {}           # cpu -> [(ts, payload)]
         self.comms = {}
+        self.printk = b""          # the printk formats section, as is
 
     def add_format(self, system, text):
         f = Format(system, text)
@@ -193,7 +194,7 @@ class Trace:
                 t = f.text.encode("latin1")
                 b += struct.pack(e + "Q", len(t)) + t
         b += struct.pack(e + "I", 0)                    # kallsyms
-        b += struct.pack(e + "I", 0)                    # printk formats
+        b += struct.pack(e + "I", len(self.printk)) + self.printk
         cmd = "".join("%d %s\n" % (p, c) for p, c in sorted(self.comms.items())).encode()
         b += struct.pack(e + "Q", len(cmd)) + cmd
         cpus = max(self.events.keys(), default=0) + 1
