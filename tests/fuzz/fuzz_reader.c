@@ -32,6 +32,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#define FZ_TARGET "fuzz_reader"
+#include "fuzz-check.h"
 #include "gpulat.h"
 #include "gpulat-read.h"
 
@@ -44,35 +46,11 @@ struct fzr {
 	uint64_t		warnings;
 };
 
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fuzz_reader: invariant violated: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
-
-static void touch(const char *s)
-{
-	volatile size_t n;
-
-	if (s)
-		n = strlen(s);
-	(void)n;
-}
-
 static void on_warn(const char *msg, void *data)
 {
 	struct fzr *z = data;
 
-	if (!msg || !*msg || strchr(msg, '\n'))
-		fail("warning is not one non-empty line: '%s'", msg ? msg : "(null)");
+	fz_one_line("warning", msg);
 	z->warnings++;
 }
 
@@ -81,12 +59,12 @@ static void on_job(const struct gpulat_job *j, void *data)
 	struct fzr *z = data;
 
 	z->jobs++;
-	touch(j->dev);
-	touch(j->ring);
-	touch(j->comm);
-	touch(j->ring_name);
+	fz_touch(j->dev);
+	fz_touch(j->ring);
+	fz_touch(j->comm);
+	fz_touch(j->ring_name);
 	if (gpulat_stats_add(z->s, j) < 0)
-		fail("gpulat_stats_add failed on job %" PRIu64, j->seq);
+		fz_fail("gpulat_stats_add failed on job %" PRIu64, j->seq);
 }
 
 static void check_groups(const struct gpulat_stats *s, uint64_t span)
@@ -99,20 +77,20 @@ static void check_groups(const struct gpulat_stats *s, uint64_t span)
 		for (i = 0; i < n; i++) {
 			const struct gpulat_group *g = gpulat_stats_group(s, k, i);
 
-			touch(g->dev);
-			touch(g->ring);
-			touch(g->comm);
-			touch(g->ring_name);
+			fz_touch(g->dev);
+			fz_touch(g->ring);
+			fz_touch(g->comm);
+			fz_touch(g->ring_name);
 			if (g->busy_ns > span)
-				fail("group busy %" PRIu64 " > span %" PRIu64, g->busy_ns, span);
+				fz_fail("group busy %" PRIu64 " > span %" PRIu64, g->busy_ns, span);
 			for (m = 0; m < GPULAT_M__COUNT; m++) {
 				const struct gpulat_summary *q = &g->m[m];
 
 				if (q->n && (q->min > q->max || q->p50 > q->max ||
 					     q->p50 < q->min || q->max > span))
-					fail("group %zu metric %d: min %" PRIu64 " p50 %" PRIu64
-					     " max %" PRIu64 " span %" PRIu64,
-					     i, m, q->min, q->p50, q->max, span);
+					fz_fail("group %zu metric %d: min %" PRIu64 " p50 %" PRIu64
+						" max %" PRIu64 " span %" PRIu64,
+						i, m, q->min, q->p50, q->max, span);
 			}
 		}
 	}
@@ -120,14 +98,14 @@ static void check_groups(const struct gpulat_stats *s, uint64_t span)
 	for (i = 0; i < n; i++) {
 		const struct gpulat_stall *st = gpulat_stats_stall(s, i);
 
-		touch(st->comm);
-		touch(st->ring);
+		fz_touch(st->comm);
+		fz_touch(st->ring);
 		if (st->end_ts < st->start_ts)
-			fail("stall %zu ends before it starts", i);
+			fz_fail("stall %zu ends before it starts", i);
 	}
 	n = gpulat_stats_nworst(s);
 	for (i = 0; i < n; i++)
-		touch(gpulat_stats_worst(s, i)->job.comm);
+		fz_touch(gpulat_stats_worst(s, i)->job.comm);
 }
 
 static void run_reader(const char *path)
@@ -147,7 +125,7 @@ static void run_reader(const char *path)
 	if (!r) {
 		/* one line, naming the file */
 		if (!err[0] || strchr(err, '\n') || !strstr(err, path))
-			fail("open error is not one line naming the file: '%s'", err);
+			fz_fail("open error is not one line naming the file: '%s'", err);
 		return;
 	}
 	gpulat_reader_set_warn(r, on_warn, &z);
@@ -155,29 +133,29 @@ static void run_reader(const char *path)
 	z.s = gpulat_stats_new(&so);
 	t = gpulat_tracker_new(&ops, &z);
 	if (!z.s || !t)
-		fail("out of memory");
+		fz_fail("out of memory");
 
 	err[0] = '\0';
 	ret = gpulat_reader_run(r, t, NULL, NULL, err, sizeof(err));
 	if (ret < 0 && (!err[0] || strchr(err, '\n')))
-		fail("run error %d is not one line: '%s'", ret, err);
+		fz_fail("run error %d is not one line: '%s'", ret, err);
 
 	gpulat_reader_counts(r, &c);
 	if (c.gpu_events + c.damaged > c.events)
-		fail("counts: events %" PRIu64 " gpu %" PRIu64 " damaged %" PRIu64,
-		     c.events, c.gpu_events, c.damaged);
+		fz_fail("counts: events %" PRIu64 " gpu %" PRIu64 " damaged %" PRIu64, c.events,
+			c.gpu_events, c.damaged);
 	for (k = 0; k < GPULAT_EV__COUNT; k++)
 		if (c.kind[k] > c.events)
-			fail("kind %d counted %" PRIu64 " > events %" PRIu64, k, c.kind[k],
-			     c.events);
+			fz_fail("kind %d counted %" PRIu64 " > events %" PRIu64, k, c.kind[k],
+				c.events);
 	if (ret == 0) {
 		gpulat_reader_span(r, &first, &last);
 		if (first != GPULAT_NONE && last < first)
-			fail("span ends before it starts");
+			fz_fail("span ends before it starts");
 		if (first != GPULAT_NONE) {
 			gpulat_stats_set_span(z.s, first, last);
 			if (gpulat_stats_finish(z.s) < 0)
-				fail("gpulat_stats_finish failed");
+				fz_fail("gpulat_stats_finish failed");
 			check_groups(z.s, last - first);
 		}
 	}
@@ -191,26 +169,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[64];
-	size_t off = 0;
 	int fd;
 
 	if (size > FZR_MAX_LEN)
 		return 0;
-	fd = memfd_create("fuzz-trace.dat", 0);
-	if (fd < 0) {
-		perror("fuzz_reader: memfd_create");
-		abort();
-	}
-	while (off < size) {
-		ssize_t w = write(fd, data + off, size - off);
-
-		if (w <= 0) {
-			perror("fuzz_reader: write");
-			abort();
-		}
-		off += (size_t)w;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = fz_memfd(data, size, path, sizeof(path));
 	run_reader(path);
 	close(fd);
 	return 0;

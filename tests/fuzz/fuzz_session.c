@@ -42,6 +42,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#define FZ_TARGET "fuzz_session"
+#include "fuzz-check.h"
 #include "gpulat.h"
 #include "gpulat-diag.h"
 #include "gpulat-frames.h"
@@ -86,36 +88,13 @@ struct fzs {
 	struct gpulat_session *s;
 };
 
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fuzz_session: invariant violated: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
-
-static void touch(const char *s)
-{
-	volatile size_t n;
-
-	if (s)
-		n = strlen(s);
-	(void)n;
-}
-
 static void on_msg(enum gpulat_msg_level level, const char *text, void *data)
 {
 	struct fzs *z = data;
 	size_t n;
 
 	if (!text)
-		fail("message NULL");
+		fz_fail("message NULL");
 	n = strlen(text);
 	if (getenv("FUZZ_SESSION_VERBOSE"))
 		fprintf(stderr, "fuzz_session: message %d: %s%s", level, text,
@@ -125,18 +104,18 @@ static void on_msg(enum gpulat_msg_level level, const char *text, void *data)
 		z->errors++;
 		/* "no GPU job events" after jobs reached the listeners (F: text i915) */
 		if (z->jobs && strstr(text, "no GPU"))
-			fail("'%s' after %" PRIu64 " jobs", text, z->jobs);
+			fz_fail("'%s' after %" PRIu64 " jobs", text, z->jobs);
 		/* fall through */
 	case GPULAT_MSG_WARN:
 		if (!n || strchr(text, '\n'))
-			fail("message of level %d is not one non-empty line: '%s'", level, text);
+			fz_fail("message of level %d is not one non-empty line: '%s'", level, text);
 		break;
 	case GPULAT_MSG_HINT:
 		if (!n || text[n - 1] != '\n')
-			fail("hint does not end in a newline: '%s'", text);
+			fz_fail("hint does not end in a newline: '%s'", text);
 		break;
 	default:
-		fail("message level %d", level);
+		fz_fail("message level %d", level);
 	}
 }
 
@@ -159,34 +138,34 @@ static int check_job(const struct gpulat_job *j, void *data)
 	unsigned int i;
 
 	z->jobs++;
-	touch(j->dev);
-	touch(j->ring);
-	touch(j->comm);
-	touch(j->ring_name);
-	touch(j->ring_ptr);
-	touch(gpulat_timing_start(j));
-	touch(gpulat_timing_done(j));
+	fz_touch(j->dev);
+	fz_touch(j->ring);
+	fz_touch(j->comm);
+	fz_touch(j->ring_name);
+	fz_touch(j->ring_ptr);
+	fz_touch(gpulat_timing_start(j));
+	fz_touch(gpulat_timing_done(j));
 	if (j->n_deps && !j->deps)
-		fail("job %" PRIu64 ": %u deps, no array", j->seq, j->n_deps);
+		fz_fail("job %" PRIu64 ": %u deps, no array", j->seq, j->n_deps);
 	for (i = 0; i < j->n_deps; i++) {
-		touch(j->deps[i].dev);
-		touch(j->deps[i].ring);
+		fz_touch(j->deps[i].dev);
+		fz_touch(j->deps[i].ring);
 	}
 	if ((f & FZ_DEV) && (!j->dev || strcmp(j->dev, z->name)))
-		fail("job %" PRIu64 " of dev '%s' passed --dev '%s'", j->seq, j->dev, z->name);
+		fz_fail("job %" PRIu64 " of dev '%s' passed --dev '%s'", j->seq, j->dev, z->name);
 	if ((f & FZ_COMM) && (!j->comm || strcmp(j->comm, z->name)))
-		fail("job %" PRIu64 " of comm '%s' passed --comm '%s'", j->seq,
-		     j->comm ? j->comm : "(null)", z->name);
+		fz_fail("job %" PRIu64 " of comm '%s' passed --comm '%s'", j->seq,
+			j->comm ? j->comm : "(null)", z->name);
 	if ((f & FZ_PIDS) && j->pid != z->pids[0] && j->pid != z->pids[1])
-		fail("job %" PRIu64 " of pid %d passed --pid %d,%d", j->seq, j->pid, z->pids[0],
-		     z->pids[1]);
+		fz_fail("job %" PRIu64 " of pid %d passed --pid %d,%d", j->seq, j->pid, z->pids[0],
+			z->pids[1]);
 	if (f & (FZ_START | FZ_END)) {
 		uint64_t t = first_ts(j);
 
 		if (t == GPULAT_NONE || t < z->start_ns || t > z->end_ns)
-			fail("job %" PRIu64 " at %" PRIu64 " passed the window %" PRIu64
-			     "..%" PRIu64,
-			     j->seq, t, z->start_ns, z->end_ns);
+			fz_fail("job %" PRIu64 " at %" PRIu64 " passed the window %" PRIu64
+				"..%" PRIu64,
+				j->seq, t, z->start_ns, z->end_ns);
 	}
 	if ((f & FZ_STOP) && z->jobs >= z->stop_after) {
 		z->stopped = true;
@@ -198,12 +177,12 @@ static int check_job(const struct gpulat_job *j, void *data)
 static int check_stall(const struct gpulat_stall *st, void *data)
 {
 	(void)data;
-	touch(st->dev);
-	touch(st->ring);
-	touch(st->comm);
+	fz_touch(st->dev);
+	fz_touch(st->ring);
+	fz_touch(st->comm);
 	if (st->end_ts < st->start_ts)
-		fail("stall ends before it starts: %" PRIu64 " < %" PRIu64, st->end_ts,
-		     st->start_ts);
+		fz_fail("stall ends before it starts: %" PRIu64 " < %" PRIu64, st->end_ts,
+			st->start_ts);
 	return 0;
 }
 
@@ -216,19 +195,19 @@ static int pf_event(const struct gpulat_event *ev, struct tep_record *rec, int f
 	(void)rec;
 	z->events++;
 	if (file < 0 || file > 1)
-		fail("event of file %d", file);
+		fz_fail("event of file %d", file);
 	if ((unsigned int)ev->kind >= GPULAT_EV__COUNT)
-		fail("event kind %d", ev->kind);
-	touch(ev->dev);
-	touch(ev->ring);
-	touch(ev->comm);
-	touch(ev->driver);
-	touch(ev->timeline);
+		fz_fail("event kind %d", ev->kind);
+	fz_touch(ev->dev);
+	fz_touch(ev->ring);
+	fz_touch(ev->comm);
+	fz_touch(ev->driver);
+	fz_touch(ev->timeline);
 	/* the job of this event, as the Perfetto writer asks for it */
 	j = gpulat_session_last_job(z->s);
 	if (j) {
-		touch(j->ring);
-		touch(j->comm);
+		fz_touch(j->ring);
+		fz_touch(j->comm);
 	}
 	return 0;
 }
@@ -240,11 +219,11 @@ static void check_explain(const struct gpulat_explain *e)
 	if (!e)
 		return;
 	if (e->n > GPULAT_DIAG_MAX_HINTS)
-		fail("explanation with %u hints", e->n);
+		fz_fail("explanation with %u hints", e->n);
 	for (i = 0; i < e->n; i++) {
 		if (!memchr(e->h[i].text, '\0', sizeof(e->h[i].text)))
-			fail("hint text not terminated");
-		touch(gpulat_cause_name(e->h[i].cause));
+			fz_fail("hint text not terminated");
+		fz_touch(gpulat_cause_name(e->h[i].cause));
 	}
 }
 
@@ -258,9 +237,9 @@ static void check_stats(const struct gpulat_stats *s, struct gpulat_diag *d)
 		for (i = 0; i < n; i++) {
 			const struct gpulat_group *g = gpulat_stats_group(s, k, i);
 
-			touch(g->dev);
-			touch(g->ring);
-			touch(g->comm);
+			fz_touch(g->dev);
+			fz_touch(g->ring);
+			fz_touch(g->comm);
 		}
 	}
 	n = gpulat_stats_nstalls(s);
@@ -275,7 +254,7 @@ static void check_stats(const struct gpulat_stats *s, struct gpulat_diag *d)
 	for (i = 0; i < n; i++) {
 		const struct gpulat_worst *w = gpulat_stats_worst(s, i);
 
-		touch(w->job.comm);
+		fz_touch(w->job.comm);
 		if (d)
 			check_explain(gpulat_diag_job_explain(d, w->job.seq));
 	}
@@ -288,23 +267,23 @@ static void check_diag(struct gpulat_diag *d)
 	int c;
 
 	gpulat_diag_gpu_irq(d, &irq);
-	touch(irq.name);
+	fz_touch(irq.name);
 	if (irq.done_inside > irq.done_events)
-		fail("done inside the irq %" PRIu64 " > done events %" PRIu64, irq.done_inside,
-		     irq.done_events);
+		fz_fail("done inside the irq %" PRIu64 " > done events %" PRIu64, irq.done_inside,
+			irq.done_events);
 	n = gpulat_diag_fp_nrings(d);
 	for (i = 0; i < n; i++) {
 		const struct gpulat_fp_ring *r = gpulat_diag_fp_ring(d, i);
 
-		touch(r->dev);
-		touch(r->ring);
+		fz_touch(r->dev);
+		fz_touch(r->ring);
 	}
 	for (c = 0; c < gpulat_diag_ncpus(d); c++) {
 		struct gpulat_irq_load l;
 
 		gpulat_diag_irq_load(d, c, &l);
 		if (l.hardirq_pct < 0 || l.softirq_pct < 0)
-			fail("cpu %d: negative irq load", c);
+			fz_fail("cpu %d: negative irq load", c);
 	}
 }
 
@@ -319,34 +298,34 @@ static void check_frames(const struct gpulat_frames *f)
 		const struct gpulat_crtc_report *c = gpulat_frames_crtc(f, i);
 
 		if (c->late > c->frames)
-			fail("crtc %d: %" PRIu64 " late of %" PRIu64 " frames", c->crtc, c->late,
-			     c->frames);
+			fz_fail("crtc %d: %" PRIu64 " late of %" PRIu64 " frames", c->crtc, c->late,
+				c->frames);
 	}
 	n = gpulat_frames_nclients(f);
 	for (i = 0; i < n; i++) {
 		const struct gpulat_frame_client *c = gpulat_frames_client(f, i);
 
-		touch(c->comm);
+		fz_touch(c->comm);
 		if (c->nlate > c->late)
-			fail("client keeps %zu late frames of %" PRIu64, c->nlate, c->late);
+			fz_fail("client keeps %zu late frames of %" PRIu64, c->nlate, c->late);
 		for (j = 0; j < c->nlate; j++) {
 			const struct gpulat_late_frame *l = gpulat_frames_late(f, i, j);
 			unsigned int k;
 
-			touch(l->comm);
-			touch(gpulat_frame_cause_name(l->cause));
+			fz_touch(l->comm);
+			fz_touch(gpulat_frame_cause_name(l->cause));
 			if (l->nkept > GPULAT_FRAME_JOBS)
-				fail("late frame keeps %u jobs", l->nkept);
+				fz_fail("late frame keeps %u jobs", l->nkept);
 			for (k = 0; k < l->nkept; k++) {
-				touch(l->jobs[k].dev);
-				touch(l->jobs[k].ring);
-				touch(l->jobs[k].dep_ring);
+				fz_touch(l->jobs[k].dev);
+				fz_touch(l->jobs[k].ring);
+				fz_touch(l->jobs[k].dep_ring);
 			}
 		}
 	}
 	n = gpulat_frames_nprocs(f);
 	for (i = 0; i < n; i++)
-		touch(gpulat_frames_proc(f, i)->comm);
+		fz_touch(gpulat_frames_proc(f, i)->comm);
 }
 
 static void check_results(struct gpulat_session *s, struct fzs *z)
@@ -359,21 +338,21 @@ static void check_results(struct gpulat_session *s, struct fzs *z)
 
 	gpulat_session_counts(s, &c);
 	if (c.gpu_events + c.damaged > c.events)
-		fail("counts: events %" PRIu64 " gpu %" PRIu64 " damaged %" PRIu64, c.events,
-		     c.gpu_events, c.damaged);
+		fz_fail("counts: events %" PRIu64 " gpu %" PRIu64 " damaged %" PRIu64, c.events,
+			c.gpu_events, c.damaged);
 	if (c.jobs > c.jobs_seen || c.incomplete + c.lost + c.orphan > c.jobs)
-		fail("counts: jobs %" PRIu64 " of %" PRIu64 " seen, %" PRIu64 " incomplete %" PRIu64
-		     " lost %" PRIu64 " orphan",
-		     c.jobs, c.jobs_seen, c.incomplete, c.lost, c.orphan);
+		fz_fail("counts: jobs %" PRIu64 " of %" PRIu64 " seen, %" PRIu64
+			" incomplete %" PRIu64 " lost %" PRIu64 " orphan",
+			c.jobs, c.jobs_seen, c.incomplete, c.lost, c.orphan);
 	if (c.jobs != z->jobs)
-		fail("counted %" PRIu64 " jobs, the listener saw %" PRIu64, c.jobs, z->jobs);
+		fz_fail("counted %" PRIu64 " jobs, the listener saw %" PRIu64, c.jobs, z->jobs);
 	if (c.first_ts != GPULAT_NONE && c.last_ts < c.first_ts)
-		fail("span ends before it starts");
+		fz_fail("span ends before it starts");
 	for (k = 0; k < GPULAT_EV__COUNT; k++)
 		if (gpulat_session_kind_count(s, k) > c.events)
-			fail("kind %d counted more than the events", k);
+			fz_fail("kind %d counted more than the events", k);
 	if ((z->h[0] & FZ_NO_STATS) ? st != NULL : st == NULL)
-		fail("stats %p with features 0x%x", (const void *)st, z->h[0]);
+		fz_fail("stats %p with features 0x%x", (const void *)st, z->h[0]);
 	if (st)
 		check_stats(st, d);
 	if (d)
@@ -382,13 +361,13 @@ static void check_results(struct gpulat_session *s, struct fzs *z)
 		const struct gpulat_worst *w = gpulat_session_kept(s, i);
 
 		if (!w)
-			fail("kept job %zu is NULL", i);
-		touch(w->job.comm);
-		touch(w->job.ring);
+			fz_fail("kept job %zu is NULL", i);
+		fz_touch(w->job.comm);
+		fz_touch(w->job.ring);
 	}
 	for (k = 0; k < gpulat_session_nfiles(s); k++) {
-		touch(gpulat_session_path(s, k));
-		touch(gpulat_session_trace_clock(s, k));
+		fz_touch(gpulat_session_path(s, k));
+		fz_touch(gpulat_session_trace_clock(s, k));
 	}
 }
 
@@ -454,23 +433,23 @@ static void run_session(struct fzs *z)
 	if (!s) {
 		/* top_n 0 and the like may be refused, but only as EINVAL */
 		if (errno != EINVAL)
-			fail("gpulat_session_new: %s", strerror(errno));
+			fz_fail("gpulat_session_new: %s", strerror(errno));
 		return;
 	}
 	z->s = s;
 	if (gpulat_session_add_listener(s, &chk, z) < 0)
-		fail("add_listener");
+		fz_fail("add_listener");
 	if ((h[0] & FZ_PERFETTO) && gpulat_session_add_listener(s, &pf, z) < 0)
-		fail("add_listener (perfetto-like)");
+		fz_fail("add_listener (perfetto-like)");
 	if (h[0] & FZ_FRAMES) {
 		fl = gpulat_frames_listen(s, (h[0] & FZ_LEARN) ? GPULAT_FRAMES_LEARN_THRESHOLD : 0);
 		if (!fl)
-			fail("gpulat_frames_listen: %s", strerror(errno));
+			fz_fail("gpulat_frames_listen: %s", strerror(errno));
 	}
 	if (gpulat_session_add_file(s, z->path) < 0)
-		fail("add_file");
+		fz_fail("add_file");
 	if ((h[1] & FZ_TWICE) && gpulat_session_add_file(s, z->path) < 0)
-		fail("add_file (twice)");
+		fz_fail("add_file (twice)");
 
 	ret = gpulat_session_run(s);
 	/* FUZZ_SESSION_VERBOSE=1: what each input reached (seeds must reach jobs) */
@@ -481,10 +460,11 @@ static void run_session(struct fzs *z)
 			ret, z->jobs, z->events, z->errors, z->stopped ? ", stopped" : "");
 	if (z->stopped) {
 		if (ret != -ECANCELED)
-			fail("a listener stopped the input with -ECANCELED, run returned %d", ret);
+			fz_fail("a listener stopped the input with -ECANCELED, run returned %d",
+				ret);
 	} else if (ret < 0) {
 		if (!z->errors)
-			fail("run failed (%d) without an error message", ret);
+			fz_fail("run failed (%d) without an error message", ret);
 	} else {
 		check_results(s, z);
 		if (fl)
@@ -515,21 +495,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	name[n] = '\0';
 	z.name = name;
-	fd = memfd_create("fuzz-session", 0);
-	if (fd < 0) {
-		perror("fuzz_session: memfd_create");
-		abort();
-	}
-	while (off < size) {
-		ssize_t w = write(fd, data + off, size - off);
-
-		if (w <= 0) {
-			perror("fuzz_session: write");
-			abort();
-		}
-		off += (size_t)w;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = fz_memfd(data + off, size - off, path, sizeof(path));
 	z.path = path;
 	run_session(&z);
 	close(fd);
