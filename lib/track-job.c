@@ -332,13 +332,14 @@ void gpulat__tk_evict_if_needed(struct gpulat_tracker *t)
 	}
 }
 
-/* emit held jobs whose signal did not come within the linger time */
+/* emit held jobs whose signal (msm: retired event) did not come within the linger time */
 void gpulat__tk_expire_held(struct gpulat_tracker *t, uint64_t now)
 {
 	while (t->held.head) {
 		struct job *j = t->held.head;
+		uint64_t linger = gpulat__tk_hw_waits(t, j) ? t->hw_linger : t->linger;
 
-		if (j->j.ts[GPULAT_ST_DONE] + t->linger >= now)
+		if (j->j.ts[GPULAT_ST_DONE] + linger >= now)
 			break;
 		gpulat__tk_emit(t, j);
 	}
@@ -347,7 +348,23 @@ void gpulat__tk_expire_held(struct gpulat_tracker *t, uint64_t now)
 /* msm: a done job waits (up to the linger time) for its retired event */
 bool gpulat__tk_hw_waits(struct gpulat_tracker *t, const struct job *j)
 {
-	return t->hw && t->linger && gpulat__hw_waits(t->hw, j->j.seq);
+	return t->hw && t->hw_linger && gpulat__hw_waits(t->hw, j->j.seq);
+}
+
+/*
+ * The stage metrics of a held job as its done event shows them (for the
+ * plugin's done line); the emitted job gets them again, with dependencies
+ * and measured hardware times (msm's come after the done)
+ */
+static void held_view(struct gpulat_job *g)
+{
+	uint64_t q = g->ts[GPULAT_ST_QUEUE], r = g->ts[GPULAT_ST_RUN], d = g->ts[GPULAT_ST_DONE];
+	uint64_t s = g->start_ts;
+
+	g->wait = q != GPULAT_NONE && r != GPULAT_NONE && r >= q ? r - q : GPULAT_NONE;
+	g->hw_queue = s != GPULAT_NONE && r != GPULAT_NONE && s >= r ? s - r : GPULAT_NONE;
+	g->exec = s != GPULAT_NONE && d >= s ? d - s : GPULAT_NONE;
+	g->total = q != GPULAT_NONE && d >= q ? d - q : GPULAT_NONE;
 }
 
 /* the done stage: compute start_ts from the ring FIFO, then emit or hold */
@@ -395,6 +412,7 @@ void gpulat__tk_complete(struct gpulat_tracker *t, struct job *j, const struct g
 	}
 	/* the done's job, also while it waits for its signal (not the old one) */
 	gpulat__tk_keep_last(t, j);
+	held_view(&t->last);
 }
 
 void gpulat__tk_job_queue_fields(struct gpulat_tracker *t, struct job *j,

@@ -110,6 +110,10 @@ struct gpulat_tracker {
 	const char		*unknown;
 	size_t			max_open;
 	uint64_t		linger;
+	/* how long a done msm job waits for its retired event (track-hw.c),
+	 * also where jobs are final at their done (linger 0): the measured
+	 * exec exists only once the retire worker traced it */
+	uint64_t		hw_linger;
 	bool			signal_expected;
 	enum gpulat_era		era;
 	bool			seen_run;

@@ -158,6 +158,7 @@ struct gpulat_tracker *gpulat_tracker_new(const struct gpulat_tracker_ops *ops, 
 	t->data = data;
 	t->max_open = DEFAULT_MAX_OPEN;
 	t->linger = DEFAULT_LINGER_NS;
+	t->hw_linger = DEFAULT_LINGER_NS;
 	t->last_run_seq = GPULAT_NONE;
 	t->strs = gpulat__strtab_new();
 	if (!t->strs)

@@ -156,6 +156,19 @@ static const struct gs_event_name gs_events[] = {
 	{ "xe", "xe_exec_queue_destroy" },
 	{ "xe", "xe_exec_queue_stop" },
 	{ "xe", "xe_exec_queue_resubmit" },
+	/*
+	 * msm, v3d: the hardware's own times (lib/track-hw.c); fed to the
+	 * session for the measured start and exec, printed by their own format
+	 */
+	{ "drm_msm_gpu", "msm_gpu_submit_flush" },
+	{ "drm_msm_gpu", "msm_gpu_submit_retired" },
+	{ "v3d", "v3d_submit_cl" },
+	{ "v3d", "v3d_submit_tfu" },
+	{ "v3d", "v3d_submit_csd" },
+	{ "v3d", "v3d_bcl_irq" },
+	{ "v3d", "v3d_rcl_irq" },
+	{ "v3d", "v3d_tfu_irq" },
+	{ "v3d", "v3d_csd_irq" },
 };
 
 #define GS_NR_EVENTS	(sizeof(gs_events) / sizeof(gs_events[0]))

@@ -46,6 +46,14 @@ static const struct ev_src ev_src[EV_COUNT] = {
 	[EV_XE_TIMEDOUT]	= { "xe", "xe_sched_job_timedout", NULL, true },
 	[EV_XE_BAN]		= { "xe", "xe_sched_job_ban", NULL, true },
 	[EV_XE_HW_SIGNAL]	= { "xe", "xe_hw_fence_signal", NULL, true },
+	/* msm, v3d: derived from the kernel headers (data/formats/derived) */
+	[EV_MSM_FLUSH]		= { "drm_msm_gpu", "msm_gpu_submit_flush", "msm_gpu_submit_flush", true },
+	[EV_MSM_RETIRED]	= { "drm_msm_gpu", "msm_gpu_submit_retired", "msm_gpu_submit_retired", true },
+	[EV_V3D_SUBMIT_CL]	= { "v3d", "v3d_submit_cl", "v3d_submit_cl", true },
+	[EV_V3D_SUBMIT_TFU]	= { "v3d", "v3d_submit_tfu", "v3d_submit_tfu", true },
+	[EV_V3D_BCL_IRQ]	= { "v3d", "v3d_bcl_irq", "v3d_bcl_irq", true },
+	[EV_V3D_RCL_IRQ]	= { "v3d", "v3d_rcl_irq", "v3d_rcl_irq", true },
+	[EV_V3D_TFU_IRQ]	= { "v3d", "v3d_tfu_irq", "v3d_tfu_irq", true },
 	[EV_I915_SUBMIT]	= { "i915", "i915_request_submit", NULL, true },
 	[EV_I915_IN]		= { "i915", "i915_request_in", NULL, true },
 	[EV_I915_OUT]		= { "i915", "i915_request_out", NULL, true },
@@ -91,6 +99,10 @@ static const char *system_dir(const char *system, const struct gen_scenario *sc)
 		return sc->era == ERA_617 ? "linux-6.12-debian" : "linux-6.1-debian";
 	if (!strcmp(system, "i915"))
 		return "linux-6.1-debian";
+	if (!strcmp(system, "drm_msm_gpu"))
+		return "derived/msm";
+	if (!strcmp(system, "v3d"))
+		return "derived/v3d";
 	return HOST_DIR;
 }
 
@@ -119,6 +131,10 @@ static bool system_used(const char *system, const struct gen_scenario *sc)
 		return sc->era == ERA_I915;
 	if (!strcmp(system, "xe"))
 		return sc->xe;
+	if (!strcmp(system, "drm_msm_gpu"))
+		return sc->hwdrv == HWDRV_MSM;
+	if (!strcmp(system, "v3d"))
+		return sc->hwdrv == HWDRV_V3D;
 	/* i915 does not use drm_sched; amdgpu-only recordings leave it out */
 	if (!strcmp(system, "gpu_scheduler"))
 		return sc->era != ERA_I915 && !sc->no_sched;
@@ -340,6 +356,7 @@ int gen_fakedir_create(const struct gen_formats *f, const char *dir,
 	/* clang-format off */
 	static const char *const systems[] = {
 		"gpu_scheduler", "dma_fence", "amdgpu", "sched", "irq", "power", "drm", "i915", "xe",
+		"drm_msm_gpu", "v3d",
 	};
 	/* clang-format on */
 	char *events, *p;

@@ -166,7 +166,12 @@ struct gen_scenario {
 	 * a hung job times out xe_timeout after it started */
 	bool		xe;
 	uint64_t	xe_timeout;
+	/* hwdrv.c: a driver that traces the hardware's own times (msm, v3d);
+	 * msm starts a job ctxsw_min..max after the ring is free */
+	int		hwdrv;		/* enum gen_hwdrv */
 };
+
+enum gen_hwdrv { HWDRV_NONE = 0, HWDRV_MSM, HWDRV_V3D };
 
 const struct gen_scenario *gen_scenario_find(const char *name);
 const struct gen_scenario *gen_scenario_get(int i);
@@ -218,6 +223,13 @@ enum gen_ev {
 	EV_XE_TIMEDOUT,		/* xe_sched_job_timedout */
 	EV_XE_BAN,		/* xe_sched_job_ban */
 	EV_XE_HW_SIGNAL,	/* xe_hw_fence_signal */
+	EV_MSM_FLUSH,		/* msm_gpu_submit_flush (hwdrv.c) */
+	EV_MSM_RETIRED,		/* msm_gpu_submit_retired */
+	EV_V3D_SUBMIT_CL,	/* v3d_submit_cl (bin and render) */
+	EV_V3D_SUBMIT_TFU,	/* v3d_submit_tfu */
+	EV_V3D_BCL_IRQ,		/* v3d_bcl_irq */
+	EV_V3D_RCL_IRQ,		/* v3d_rcl_irq */
+	EV_V3D_TFU_IRQ,		/* v3d_tfu_irq */
 	EV_SCHED_SWITCH,
 	EV_SCHED_WAKING,
 	EV_IRQ_ENTRY,
@@ -352,6 +364,11 @@ struct gen_job {
 	uint64_t	wstart_ts, wend_ts;	/* first dma_fence wait on it */
 	int		cause;		/* enum gen_diag_kind */
 	uint8_t		hang;		/* xe: HANG_* reported for it */
+	/* hwdrv.c: msm flush (trace time, counter), the hardware's end */
+	uint64_t	flush_ts, flush_ticks;
+	uint64_t	start_ticks, end_ticks;
+	uint64_t	hw_end_ts;	/* msm: end of the submit on the GPU clock */
+	uint64_t	drv_seqno;	/* msm / v3d: the driver's submit seqno */
 };
 
 /* gen_job.hang, the truth's "hang" names (lib: GPULAT_HANG_*) */
@@ -381,6 +398,7 @@ struct gen_ring {
 	int		hw_count;
 	int		last_job;	/* latest queued, for dependencies */
 	uint64_t	last_done;
+	uint64_t	last_hw_end;	/* hwdrv.c msm: the GPU ended the last submit */
 	bool		sched_pending;
 	int		worker_pid;
 	char		worker_comm[24];
@@ -542,6 +560,12 @@ void xe_emit_hw_fence(struct gen_sim *s, struct gen_job *j, int cpu, int pid, ui
 		      uint64_t *t);
 /* the drm_sched timeout of a hung job: timedout, then the queue is banned */
 void xe_timeout(struct gen_sim *s, int j, uint64_t now);
+/* hwdrv.c: msm / v3d events (nothing without sc->hwdrv) */
+void hwdrv_emit_run(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_t *t);
+/* the hardware starts job @j (ring free at @free): when it is done (ACT_DONE) */
+uint64_t hwdrv_start(struct gen_sim *s, struct gen_job *j, uint64_t free);
+void hwdrv_emit_irq(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_t *t);
+void hwdrv_emit_retired(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_t *t);
 /* the era traces a run stage (not pre-5.7, not i915 without LOW_LEVEL) */
 bool gen_has_run(const struct gen_scenario *sc);
 

@@ -165,6 +165,8 @@ bool gpu_emit_run(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 			    s->rings[j->ring].hw_count, t, ts);
 	/* run_job = guc_exec_queue_run_job(): trace_xe_sched_job_run() */
 	xe_emit_job(s, EV_XE_RUN, j, cpu, pid, 0, t);
+	/* run_job = msm_job_run() / v3d_*_job_run(): the submit to the hardware */
+	hwdrv_emit_run(s, j, cpu, pid, t);
 	return ok;
 }
 

@@ -386,6 +386,34 @@ static const struct gen_scenario scenarios[] = {
 	       "i915 requests as a distribution kernel traces them: add, retire, dma_fence") },
 	{ I915("i915-ll", true,
 	       "i915 with CONFIG_DRM_I915_LOW_LEVEL_TRACEPOINTS: + submit, in (measured start), out") },
+	{
+		/*
+		 * Adreno (msm, 6.1 drm_sched formats): the GPU's counter gives
+		 * start and exec (hwdrv.c); the CP takes the next submit
+		 * 1-4 us after the last one ended, before the CPU hears of it
+		 */
+		DESKTOP(ERA_519, "msm",
+			"msm (Adreno) on drm_sched: start and exec measured by the GPU's counter"),
+		.amdgpu = false, .hwdrv = HWDRV_MSM, .ctxsw_min = US(1), .ctxsw_max = US(4),
+		.duration = MS(800),
+		.devs = { { "3d00000.gpu", 0, 167, 3 } },
+		.rings = { RING("ringbuffer0", 0, 3, US(1500), US(5000)),
+			   RING("ringbuffer1", 0, 3, US(200), US(1200)),
+			   RING("ringbuffer2", 0, 3, US(50), US(300)) },
+	},
+	{
+		/*
+		 * Raspberry Pi (v3d, 6.17+ events): one job per queue at a time,
+		 * v3d_submit_* right before it starts (hwdrv.c): start measured
+		 */
+		DESKTOP(ERA_617, "v3d",
+			"v3d (Raspberry Pi) on drm_sched, 6.17+ events: start measured at the submit"),
+		.amdgpu = false, .hwdrv = HWDRV_V3D, .duration = MS(800),
+		.devs = { { "fec00000.v3d", 0, 170, 3 } },
+		.rings = { RING("v3d_bin", 0, 1, US(300), US(1500)),
+			   RING("v3d_render", 0, 1, US(1000), US(4000)),
+			   RING("v3d_tfu", 0, 1, US(50), US(300)) },
+	},
 };
 
 #define NSCENARIOS ((int)(sizeof(scenarios) / sizeof(scenarios[0])))

@@ -206,7 +206,7 @@ static int job_create(struct gen_sim *s, int p, int r, uint64_t *t)
 		s->force_dur = 0;
 	}
 	j->queue_ts = j->run_ts = j->done_ts = j->signal_ts = GEN_NONE;
-	j->start_ts = j->retire_ts = GEN_NONE;
+	j->start_ts = j->retire_ts = j->hw_end_ts = GEN_NONE;
 	j->queue_cpu = j->run_cpu = j->done_cpu = j->signal_cpu = -1;
 	j->next = -1;
 	j->cause = s->dg.cause_now;
@@ -361,6 +361,10 @@ static void hw_start(struct gen_sim *s, int j)
 		/* the context switch in: i915_request_in, then it runs */
 		start += rng_range(&s->rng, s->sc->ctxsw_min, s->sc->ctxsw_max);
 		heap_push(&s->heap, start, ACT_HW_IN, j);
+		return;
+	}
+	if (s->sc->hwdrv) {
+		heap_push(&s->heap, hwdrv_start(s, J, R->last_done), ACT_DONE, j);
 		return;
 	}
 	heap_push(&s->heap, start + J->dur, ACT_DONE, j);
@@ -535,6 +539,8 @@ static const char *irq_name(const struct gen_sim *s)
 {
 	if (s->sc->era == ERA_I915)
 		return "i915";
+	if (s->sc->hwdrv)
+		return s->sc->hwdrv == HWDRV_MSM ? "gpu-irq" : "v3d_core0";
 	return s->sc->xe ? "xe" : "amdgpu";
 }
 
@@ -554,6 +560,7 @@ static void act_done(struct gen_sim *s, int j, uint64_t now)
 	bg_irq_entry(s, cpu, d->irq, irq_name(s), &t);
 	J->irq_ts = s->cpu_last[cpu];
 	gpu_emit_iv(s, J, cpu, pid, &t);
+	hwdrv_emit_irq(s, J, cpu, pid, &t);
 	gpu_emit_hw_fence(s, EV_FENCE_SIGNALED, J, cpu, pid, 0x09, &t);
 	if (t < now)
 		t = now;
@@ -587,6 +594,8 @@ static void act_done(struct gen_sim *s, int j, uint64_t now)
 	}
 	kick_from(s, J->ring, cpu, &t, ts + rng_range(&s->rng, US(8), US(30)));
 	bg_irq_exit(s, cpu, d->irq, &t);
+	/* msm: the retire worker, after the interrupt */
+	hwdrv_emit_retired(s, J, cpu, s->rings[J->ring].worker_pid, &t);
 	if (R->hw_head >= 0)
 		hw_start(s, R->hw_head);
 	heap_push(&s->heap, ts + rng_range(&s->rng, s->sc->free_min, s->sc->free_max),

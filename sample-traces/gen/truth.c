@@ -65,10 +65,19 @@ static bool has_run(const struct gen_sim *s)
 	return gen_has_run(s->sc);
 }
 
-/* i915 LOW_LEVEL traces i915_request_in: start_ts is measured, not inferred */
+/*
+ * i915 LOW_LEVEL traces i915_request_in, msm the submit's start ticks, v3d
+ * the submit right before the job starts: start_ts is measured, not inferred
+ */
 static bool start_measured(const struct gen_sim *s)
 {
-	return s->sc->era == ERA_I915 && s->sc->i915_ll;
+	return (s->sc->era == ERA_I915 && s->sc->i915_ll) || s->sc->hwdrv;
+}
+
+/* msm: exec is end - start of the GPU's own counter (hwdrv.c) */
+static bool exec_measured(const struct gen_sim *s)
+{
+	return s->sc->hwdrv == HWDRV_MSM;
 }
 
 /*
@@ -140,6 +149,8 @@ static void job_metrics(struct truth_ctx *c, int j)
 	m->wait = diff(run, V_QUEUE(J));
 	m->hw_queue = diff(m->start, run);
 	m->exec = diff(V_DONE(J), m->start);
+	if (exec_measured(s) && m->exec != GEN_NONE)
+		m->exec = diff(J->hw_end_ts, m->start);
 	m->total = diff(V_DONE(J), V_QUEUE(J));
 	m->dep_wait = dep_wait(s, J, has_run(s) ? m->wait : m->total);
 	if (J->lost)
@@ -265,6 +276,8 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 	/* how the reader must have got start_ts and done_ts */
 	add(o, "start_timing", json_object_new_string(start_measured(s) ? "measured" :
 							"inferred"));
+	if (exec_measured(s))
+		add(o, "exec_timing", json_object_new_string("measured"));
 	add(o, "done_timing", json_object_new_string("exact"));
 	if (s->sc->xe) {
 		/* what xe reported about the job (lib: gpulat_hang_name()) */

@@ -80,6 +80,18 @@ def fmt_event(name, f):
                 'flags=0x{flags:x}, error={err}').format(err=err, **f)
     if name.startswith('xe_hw_fence_'):
         return 'dev={dev}, ctx=0x{ctx:016x}, fence={fence}, seqno={seqno}'.format(**f)
+    if name == 'msm_gpu_submit_flush':
+        # drivers/gpu/drm/msm/msm_gpu_trace.h (data/formats/derived/msm)
+        return 'id={id} pid={pid} ring={ringid}:{seqno} ticks={ticks}'.format(**f)
+    if name == 'msm_gpu_submit_retired':
+        return ('id={id} pid={pid} ring={ringid}:{seqno} elapsed={elapsed} ns mhz={clock} '
+                'start={start_ticks} end={end_ticks}').format(**f)
+    if name == 'v3d_submit_cl':
+        # drivers/gpu/drm/v3d/v3d_trace.h (data/formats/derived/v3d)
+        return 'dev={dev}, {kind}, seqno={seqno}, 0x{ctnqba:08x}..0x{ctnqea:08x}'.format(
+            kind='RCL' if f['is_render'] else 'BCL', **f)
+    if name.startswith('v3d_'):
+        return 'dev={dev}, seqno={seqno}'.format(**f)
     raise ValueError('no formatter for ' + name)
 
 

@@ -30,7 +30,11 @@ def metric_identities(t, fail):
             if any(j[k] is not None for k in ('start_ts', 'exec', 'total', 'hw_queue')):
                 fail('job %d: metrics without done' % j['index'])
             continue
-        if j['total'] != j['done_ts'] - j['queue_ts'] or j['exec'] != j['done_ts'] - j['start_ts']:
+        # msm: exec is the GPU counter's end - start, which ends before the done
+        measured = j.get('exec_timing') == 'measured'
+        if j['total'] != j['done_ts'] - j['queue_ts'] or \
+                (j['exec'] != j['done_ts'] - j['start_ts'] and not measured) or \
+                (measured and not 0 < j['exec'] < j['done_ts'] - j['start_ts']):
             fail('job %d: total/exec' % j['index'])
         if pre57:
             if j['run_ts'] is not None or j['wait'] is not None:

@@ -3,7 +3,7 @@
  * gen_truth_check TRACE.dat TRACE.truth.json
  *
  * Reads a generated trace with libtracecmd and compares every GPU event
- * (gpu_scheduler, dma_fence, amdgpu) with the truth file's "events" array:
+ * (gpu_scheduler, dma_fence, amdgpu, i915, xe, msm, v3d) with the truth file's "events" array:
  * same per-CPU order, timestamp, CPU, pid, event name and every field value
  * (read by name from the trace's own format). Also checks the event counts,
  * the number of events reported lost and that per-CPU time never goes back.
@@ -48,7 +48,8 @@ static void err(struct check *c, const char *fmt, ...)
 static bool is_gpu(const char *system)
 {
 	return !strcmp(system, "gpu_scheduler") || !strcmp(system, "dma_fence") ||
-	       !strcmp(system, "amdgpu") || !strcmp(system, "i915") || !strcmp(system, "xe");
+	       !strcmp(system, "amdgpu") || !strcmp(system, "i915") || !strcmp(system, "xe") ||
+	       !strcmp(system, "drm_msm_gpu") || !strcmp(system, "v3d");
 }
 
 static const char *field_str(struct check *c, struct tep_format_field *f,
