@@ -35,6 +35,10 @@ void gpulat__strtab_free(struct gpulat__strtab *st);
 /* intern @len bytes of @s (need not be NUL terminated); NULL on ENOMEM */
 const char *gpulat__strtab_intern_len(struct gpulat__strtab *st, const char *s, size_t len);
 const char *gpulat__strtab_intern(struct gpulat__strtab *st, const char *s);
+
+/* hint.c: a GPU driver's own events in a trace that has no job events */
+struct tep_handle;
+const char *gpulat__unmodelled_driver(struct tep_handle *tep, char *ev, size_t len);
 /* a trace's name in its escaped display form (gpulat-escape.h) */
 const char *gpulat__strtab_intern_name(struct gpulat__strtab *st, const char *raw, size_t len);
 

@@ -5,6 +5,9 @@
  * README and the man page all print them from here.
  */
 #include <stdio.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
 
 #include "gpulat-int.h"
 #include "gpulat-session.h"
@@ -144,4 +147,46 @@ size_t gpulat_record_hint(char *buf, size_t len)
 	snprintf(add, sizeof(add), "add %s", gpulat_record_frames());
 	hint_add(buf, len, &off, "--frames:", add);
 	return off;
+}
+
+/*
+ * GPU drivers whose own events a trace may hold without the gpu_scheduler
+ * events that make jobs here (README, "Drivers"): the scheduler events are
+ * what links every drm_sched driver's jobs (amdgpu, etnaviv, lima, msm,
+ * nouveau, panfrost, panthor, v3d, xe); msm, v3d and xe events only add
+ * measured times and hangs to them. i915 requests and amdgpu_cs_ioctl /
+ * amdgpu_sched_run_job make jobs by themselves (their absence is the
+ * driver's other events only, e.g. i915_gem_*).
+ */
+static const struct {
+	const char *system, *driver;
+} gpu_systems[] = {
+	{ "drm_msm_gpu", "msm" },	{ "v3d", "v3d" },	  { "xe", "xe" },
+	{ "nouveau", "nouveau" },	{ "panfrost", "panfrost" }, { "panthor", "panthor" },
+	{ "lima", "lima" },		{ "etnaviv", "etnaviv" }, { "i915", "i915" },
+	{ "amdgpu", "amdgpu" },		{ "amdxdna", "amdxdna" }, { "nvkm", "nouveau" },
+};
+
+/**
+ * gpulat__unmodelled_driver - a GPU driver's own events in a trace without jobs
+ * @tep: the trace's handle (its event formats: the events recorded)
+ * @ev: set to "system:event" of its first such event (static until @tep goes)
+ * @len: size of @ev
+ *
+ * Return: the driver's name, or NULL when the trace has none of its events.
+ */
+const char *gpulat__unmodelled_driver(struct tep_handle *tep, char *ev, size_t len)
+{
+	struct tep_event **evs = tep ? tep_list_events(tep, TEP_EVENT_SORT_ID) : NULL;
+	size_t i, k;
+
+	for (i = 0; evs && evs[i]; i++) {
+		for (k = 0; k < GPULAT_ARRAY_SIZE(gpu_systems); k++) {
+			if (!evs[i]->system || strcmp(evs[i]->system, gpu_systems[k].system))
+				continue;
+			snprintf(ev, len, "%s:%s", evs[i]->system, evs[i]->name);
+			return gpu_systems[k].driver;
+		}
+	}
+	return NULL;
 }

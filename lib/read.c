@@ -296,6 +296,28 @@ struct gpulat_reader *gpulat_reader_open(const char **paths, int n, char *err, s
 			r->signals = true;
 	}
 	if (r->era == GPULAT_ERA_NONE) {
+		char ev[128];
+		const char *drv = NULL;
+
+		for (i = 0; i < n && !drv; i++)
+			drv = gpulat__unmodelled_driver(r->f[i].tep, ev, sizeof(ev));
+		if (drv) {
+			/* one line: which driver, what is supported, what to record */
+			seterr(err, errlen,
+			       "%s: only %s driver events (%s ...), no GPU scheduler job events; "
+			       "jobs come from gpu_scheduler events (every drm_sched driver: amdgpu, "
+			       "msm, v3d, xe, nouveau, panfrost, panthor, lima, etnaviv), amdgpu "
+			       "cs_ioctl/sched_run_job or i915 requests; record them with: "
+			       "(Linux %s) %s ; (Linux %s) %s",
+			       n == 1 ? paths[0] : "(all files)", drv, ev,
+			       gpulat_era_kernels(GPULAT_ERA_V617),
+			       gpulat_record_line(GPULAT_ERA_V617),
+			       gpulat_era_kernels(GPULAT_ERA_V519),
+			       gpulat_record_line(GPULAT_ERA_V519));
+			gpulat_reader_close(r);
+			errno = ENODATA;
+			return NULL;
+		}
 		seterr(err, errlen,
 		       "%s: no GPU scheduler events in this trace; record them with: "
 		       "(Linux %s) %s ; (Linux %s) %s", n == 1 ? paths[0] : "(all files)",

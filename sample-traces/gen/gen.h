@@ -171,7 +171,11 @@ struct gen_scenario {
 	int		hwdrv;		/* enum gen_hwdrv */
 };
 
-enum gen_hwdrv { HWDRV_NONE = 0, HWDRV_MSM, HWDRV_V3D };
+enum gen_hwdrv {
+	HWDRV_NONE = 0,
+	HWDRV_MSM,
+	HWDRV_V3D
+};
 
 const struct gen_scenario *gen_scenario_find(const char *name);
 const struct gen_scenario *gen_scenario_get(int i);

@@ -26,9 +26,9 @@
 
 #include "gen.h"
 
-#define MSM_TICK0	0x2f0000000ULL	/* the always-on counter at time 0 */
-#define MSM_CLOCK_MHZ	587
-#define MSM_IDENT0	40
+#define MSM_TICK0     0x2f0000000ULL /* the always-on counter at time 0 */
+#define MSM_CLOCK_MHZ 587
+#define MSM_IDENT0    40
 
 static bool emit(struct gen_sim *s, enum gen_ev ev, int cpu, int pid, uint8_t flags,
 		 const struct gen_fval *v, int nv, uint64_t *t, uint64_t *ts)
@@ -117,8 +117,10 @@ void hwdrv_emit_run(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint
 		v[1] = (struct gen_fval)FV_NUM("seqno", j->drv_seqno);
 		if (v3d_submit(s, j, &render) == EV_V3D_SUBMIT_CL) {
 			v[2] = (struct gen_fval)FV_NUM("is_render", render);
-			v[3] = (struct gen_fval)FV_NUM("ctnqba", 0x1c000000ULL + 0x1000ULL * j->seq);
-			v[4] = (struct gen_fval)FV_NUM("ctnqea", 0x1c000800ULL + 0x1000ULL * j->seq);
+			v[3] = (struct gen_fval)FV_NUM("ctnqba",
+						       0x1c000000ULL + 0x1000ULL * j->seq);
+			v[4] = (struct gen_fval)FV_NUM("ctnqea",
+						       0x1c000800ULL + 0x1000ULL * j->seq);
 			emit(s, EV_V3D_SUBMIT_CL, cpu, pid, 0, v, 5, t, &ts);
 		} else {
 			emit(s, EV_V3D_SUBMIT_TFU, cpu, pid, 0, v, 2, t, &ts);

@@ -76,6 +76,12 @@ def main():
     for kind in ("truncated", "short", "nogpu", "norecords", "badlayout"):
         subprocess.run([sys.executable, os.path.join(HERE, "mkbad.py"), kind, good6,
                         j(f"{kind}.dat")], check=True)
+    # a driver's own events without the scheduler's: v3d and msm with their
+    # gpu_scheduler and dma_fence systems renamed away
+    for drv in ("v3d", "msm"):
+        gen(gen_tool, drv, j(f"{drv}6.dat"), 6)
+        subprocess.run([sys.executable, os.path.join(HERE, "mkbad.py"), "nogpu",
+                        j(f"{drv}6.dat"), j(f"{drv}-only.dat")], check=True)
     with open(good7, "rb") as f:
         d = f.read()
     with open(j("truncated7.dat"), "wb") as f:
@@ -98,6 +104,11 @@ def main():
     e("truncated v7", tool, [j("truncated7.dat")], j("truncated7.dat"),
       ["truncated or damaged"])
     e("no GPU events", tool, [j("nogpu.dat")], j("nogpu.dat"), ["no GPU scheduler events"],
+      hint=True)
+    e("v3d events only", tool, [j("v3d-only.dat")], j("v3d-only.dat"),
+      ["only v3d driver events", "v3d:v3d_submit_cl", "gpu_scheduler events"], hint=True)
+    e("msm events only", tool, [j("msm-only.dat")], j("msm-only.dat"),
+      ["only msm driver events", "drm_msm_gpu:msm_gpu_submit", "gpu_scheduler events"],
       hint=True)
     e("GPU formats, no GPU records", tool, [j("norecords.dat")], j("norecords.dat"),
       ["no GPU scheduler events"], hint=True)
