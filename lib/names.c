@@ -187,6 +187,41 @@ const char *gpulat_hang_name(unsigned int i)
 	return i < GPULAT_HANG__COUNT ? names[i] : NULL;
 }
 
+/*
+ * drivers/gpu/drm/amd/amdgpu/amdgpu_job.h (2025-06 and later): kernel jobs
+ * carry client ids counting down from U64_MAX; index = U64_MAX - id. Index 2
+ * was renamed VM_MAP_RANGE in 2026 (same id). Real client ids count up from 1.
+ */
+static const char * const kernel_jobs[] = {
+	"VM_UPDATE",	    "VM_UPDATE_PDES",	"VM_UPDATE_RANGE",
+	"VM_PT_CLEAR",	    "TTM_MAP_BUFFER",	"TTM_ACCESS_MEMORY_SDMA",
+	"TTM_COPY_BUFFER",  "CLEAR_ON_RELEASE", "MOVE_BLIT",
+	"TTM_CLEAR_BUFFER", "CLEANER_SHADER",	"FLUSH_GPU_TLB",
+	"KFD_GART_MAP",	    "VCN_RING_TEST",	NULL,
+	"SDMA_RING_TEST",   "VPE_RING_TEST",	"RUN_SHADER",
+	"VM_UNMAP_RANGE",
+};
+
+/* ids this close to U64_MAX are kernel work (new kinds are added below the last) */
+#define KERNEL_JOB_IDS 64
+
+/**
+ * gpulat_kernel_job_name - the amdgpu kernel work a job's client_id stands for
+ * @client_id: the client_id of the job's queue event (6.17+)
+ *
+ * Return: a static name, "kernel" for an unnamed kernel id, NULL for a client.
+ */
+const char *gpulat_kernel_job_name(uint64_t client_id)
+{
+	uint64_t i = UINT64_MAX - client_id;
+
+	if (i >= KERNEL_JOB_IDS)
+		return NULL;
+	if (i < GPULAT_ARRAY_SIZE(kernel_jobs) && kernel_jobs[i])
+		return kernel_jobs[i];
+	return "kernel";
+}
+
 /**
  * gpulat_timing_exec - how a job's exec was obtained
  * @job: the job

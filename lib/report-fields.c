@@ -416,6 +416,11 @@ static void j_exec_timing(const void *o, struct gpulat_value *v)
 	v_str(v, JB(o)->exec == GPULAT_NONE ? NULL : gpulat_timing_exec(JB(o)));
 }
 
+static void j_kernel_job(const void *o, struct gpulat_value *v)
+{
+	v_str(v, JB(o)->kernel_job);
+}
+
 static void j_done_timing(const void *o, struct gpulat_value *v)
 {
 	v_str(v, JB(o)->ts[GPULAT_ST_DONE] == GPULAT_NONE ? NULL : gpulat_timing_done(JB(o)));
@@ -792,6 +797,8 @@ static const struct gpulat_field fields[] = {
 	  "exact, or late (an upper bound)" },
 	{ "hang", NULL, "hang", GPULAT_UNIT_NONE, R(JOB), GPULAT_FIELD_LIST, j_hang,
 	  "what the driver reported: timedout, error, banned (CSV: '|'-separated)" },
+	{ "kernel_job", NULL, "kernel job", GPULAT_UNIT_NONE, R(JOB), 0, j_kernel_job,
+	  "amdgpu kernel work (VM_UPDATE, TTM_COPY_BUFFER, ...: its client_id is no client)" },
 
 	/* a job's dependency */
 	{ "fence_ctx", NULL, "ctx", GPULAT_UNIT_NONE, R(DEP), 0, d_ctx,

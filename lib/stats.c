@@ -1070,7 +1070,8 @@ int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
 	ret |= g ? group_add(s, g, job) : -ENOMEM;
 	g = get_group(s, GPULAT_G_PROCESS, job, dev, ring, comm);
 	ret |= g ? group_add(s, g, job) : -ENOMEM;
-	if (job->client_id != GPULAT_NONE) {
+	/* amdgpu kernel jobs carry ids, but no client submitted them */
+	if (job->client_id != GPULAT_NONE && !job->kernel_job) {
 		g = get_group(s, GPULAT_G_CLIENT, job, dev, ring, comm);
 		ret |= g ? group_add(s, g, job) : -ENOMEM;
 	}

@@ -423,6 +423,9 @@ void gpulat__tk_job_queue_fields(struct gpulat_tracker *t, struct job *j,
 	j->j.comm = gpulat__tk_tstr(t, ev->comm);
 	if (ev->flags & GPULAT_EVF_COUNTS)
 		j->j.job_count = ev->job_count;
-	if (ev->flags & GPULAT_EVF_CLIENT)
+	if (ev->flags & GPULAT_EVF_CLIENT) {
 		j->j.client_id = ev->client_id;
+		/* amdgpu kernel work, not a client (VM_UPDATE's id is U64_MAX) */
+		j->j.kernel_job = gpulat_kernel_job_name(ev->client_id);
+	}
 }

@@ -352,6 +352,9 @@ struct gpulat_job {
 	const char	*ring_ptr;
 	unsigned int	timing;		/* GPULAT_TIMING_*: how the stage times were got */
 	unsigned int	hang;		/* GPULAT_HANG_*: driver hang reports (xe) */
+	/* amdgpu kernel work (gpulat_kernel_job_name() of the queue event's
+	 * client_id): "VM_UPDATE", "TTM_COPY_BUFFER", ...; NULL for a client's job */
+	const char	*kernel_job;
 };
 
 /*
@@ -380,6 +383,14 @@ const char *gpulat_timing_done(const struct gpulat_job *job);
 #define GPULAT_HANG_ERROR	(1u << 1)	/* xe_sched_job_set_error */
 #define GPULAT_HANG_BANNED	(1u << 2)	/* xe_sched_job_ban */
 #define GPULAT_HANG__COUNT	3
+
+/*
+ * amdgpu's kernel-internal jobs (6.17+: AMDGPU_KERNEL_JOB_ID_* of amdgpu_job.h,
+ * client_id values counting down from U64_MAX): the kind of kernel work, e.g.
+ * "VM_UPDATE" for U64_MAX; "kernel" for an id near U64_MAX this table does
+ * not name; NULL for a DRM client's id.
+ */
+const char *gpulat_kernel_job_name(uint64_t client_id);
 
 /* "timedout", "error", "banned" for bit i of gpulat_job.hang, NULL beyond */
 const char *gpulat_hang_name(unsigned int i);

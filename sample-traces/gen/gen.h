@@ -89,6 +89,11 @@ struct gen_proc_cfg {
 	 * event wakes it for the next frame
 	 */
 	bool		flip;
+	/*
+	 * amdgpu kernel work (6.17+): no amdgpu_cs_ioctl, client_id is an
+	 * AMDGPU_KERNEL_JOB_ID_* of amdgpu_job.h and this its name (truth)
+	 */
+	const char	*kernel_job;
 };
 
 /* a display pipe whose vblanks drm_crtc_handle_vblank() would report */

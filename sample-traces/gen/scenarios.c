@@ -253,6 +253,24 @@ static const struct gen_scenario scenarios[] = {
 		.amdgpu = true,
 	},
 	{
+		/*
+		 * amdgpu 6.17+ kernel work beside the desktop: page-table updates
+		 * (AMDGPU_KERNEL_JOB_ID_VM_UPDATE = U64_MAX) and TTM buffer copies
+		 * (U64_MAX - 6) on sdma0, pushed by kworkers without a CS ioctl
+		 */
+		DESKTOP(ERA_617, "amdgpu-kernel",
+			"amdgpu 6.17+ kernel jobs (VM updates, TTM copies) named, not clients"),
+		.amdgpu = true, .nprocs = 5,
+		.procs = { DESKTOP_PROCS,
+			   { .pid = 187, .comm = "kworker/u8:4", .cpu = 0, .period = MS(5),
+			     .jitter = US(900), .burst = 1, .rings = 0x4,
+			     .client_id = UINT64_MAX, .kernel_job = "VM_UPDATE", .start = US(600) },
+			   { .pid = 203, .comm = "kworker/u8:7", .cpu = 3, .period = MS(9),
+			     .jitter = US(2000), .burst = 1, .rings = 0x4,
+			     .client_id = UINT64_MAX - 6, .kernel_job = "TTM_COPY_BUFFER",
+			     .start = US(1700) } },
+	},
+	{
 		/* recorded with -e amdgpu -e dma_fence: the driver's view only */
 		DESKTOP(ERA_519, "amdgpu-only",
 			"amdgpu_cs_ioctl, amdgpu_sched_run_job and dma_fence only: no gpu_scheduler events"),

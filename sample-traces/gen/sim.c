@@ -217,7 +217,9 @@ static int job_create(struct gen_sim *s, int p, int r, uint64_t *t)
 	}
 
 	gpu_emit_init(s, j, pc->cpu, pc->pid, t);
-	gpu_emit_amd_job(s, EV_AMD_CS, j, pc->cpu, pc->pid, t);
+	/* kernel work is pushed by amdgpu itself, not through the CS ioctl */
+	if (!pc->kernel_job)
+		gpu_emit_amd_job(s, EV_AMD_CS, j, pc->cpu, pc->pid, t);
 	gpu_emit_queue(s, j, pc->cpu, pc->pid, t, &ts);
 	j->queue_ts = ts;
 	j->queue_cpu = pc->cpu;

@@ -278,6 +278,9 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 							"inferred"));
 	if (exec_measured(s))
 		add(o, "exec_timing", json_object_new_string("measured"));
+	/* amdgpu kernel work: the scenario names its AMDGPU_KERNEL_JOB_ID_* */
+	if (s->pcfg[J->proc].kernel_job)
+		add(o, "kernel_job", json_object_new_string(s->pcfg[J->proc].kernel_job));
 	add(o, "done_timing", json_object_new_string("exact"));
 	if (s->sc->xe) {
 		/* what xe reported about the job (lib: gpulat_hang_name()) */

@@ -17,7 +17,9 @@ Checked, field by field (docs/truth-format.md):
     stages the trace still holds and lost_stages.
   - what the driver's events measured or reported (docs/truth-format.md):
     per complete job start_timing, exec_timing (absent from the truth:
-    derived) and done_timing, per job hang (absent: none); per ring hangs,
+    derived) and done_timing, per job hang (absent: none) and kernel_job
+    (amdgpu kernel work; absent: a client's job), the clients (6.17+: the
+    truth's client ids of jobs that are no kernel work); per ring hangs,
     start_measured, exec_measured and done_late, counted from the truth's
     jobs; and the same per-job values in the --csv --jobs columns.
 Exit 0 when everything matches, 1 with a list of the differences.
@@ -194,6 +196,8 @@ def compare_jobs(d, ours, truth):
                 d.eq(f"{name} {st}_cpu", o.get(f"{st}_cpu"), t.get(f"{st}_cpu"))
         # what the driver reported, whether or not the job completed
         d.eq(f"{name} hang", sorted(o.get("hang") or []), driver_truth(t)["hang"])
+        if "queue" not in lost:     # amdgpu kernel work: named by its queue's client_id
+            d.eq(f"{name} kernel_job", o.get("kernel_job"), t.get("kernel_job"))
         if t["status"] != "complete":
             continue
         d.eq(f"{name} start_ts", o.get("start_ts"), t.get("start_ts"))
@@ -242,6 +246,12 @@ def main():
     compare_rings(d, ours, truth)
     compare_jobs(d, ours, truth)
     compare_csv(d, ours, run_tool(tool, trace, "--csv"))
+    if truth["era"] == "6.17+":
+        # clients are the DRM clients of the queue events, never kernel work
+        want = {j["client_id"] for j in truth["jobs"] if j.get("client_id") is not None
+                and not j.get("kernel_job") and "queue" not in (j.get("lost_stages") or [])}
+        d.eq("client ids", sorted({c["client_id"] for c in ours.get("clients", [])}),
+             sorted(want))
 
     if d.items:
         print(f"{trace}: {len(d.items)} of {d.checked} checks differ from {truth_path}:")

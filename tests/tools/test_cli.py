@@ -32,8 +32,8 @@ CSV_HEADER = ("group,dev,ring,pid,comm,client_id,jobs,complete,incomplete,lost,b
 CSV_JOBS_HEADER = ("index,dev,ring,pid,comm,client_id,id,fence_ptr,fence_ctx,fence_seqno,"
                    "status,queue_ts,queue_cpu,run_ts,run_cpu,done_ts,done_cpu,signal_ts,"
                    "signal_cpu,start_ts,wait,hw_queue,exec,total,dep_wait,job_count,"
-                   "hw_job_count,n_deps,start_timing,exec_timing,done_timing,lost_stages,"
-                   "hang")
+                   "hw_job_count,n_deps,start_timing,exec_timing,done_timing,kernel_job,"
+                   "lost_stages,hang")
 CSV_COMPARE_HEADER = "dev,ring,metric,stat,base,current,delta,delta_pct"
 TS_CPU = re.compile(r"\b\d+\.\d{6} \[\d{3}\]")
 
