@@ -507,6 +507,11 @@ static void d_ring(const void *o, struct gpulat_value *v)
 	v_str(v, DP(o)->ring);
 }
 
+static void d_scheduled(const void *o, struct gpulat_value *v)
+{
+	v_bool(v, DP(o)->scheduled);
+}
+
 static void d_unsched(const void *o, struct gpulat_value *v)
 {
 	v_bool(v, DP(o)->unschedulable);
@@ -813,6 +818,8 @@ static const struct gpulat_field fields[] = {
 	{ "signal_ts", NULL, "signal", GPULAT_UNIT_TS, R(DEP), 0, d_signal, "producer's done" },
 	{ "unschedulable", NULL, "unschedulable", GPULAT_UNIT_BOOL, R(DEP), 0, d_unsched,
 	  "the job was blocked on it (6.17+ event)" },
+	{ "scheduled", NULL, "scheduled", GPULAT_UNIT_BOOL, R(DEP), 0, d_scheduled,
+	  "6.17+: the producer's scheduled fence (context - 1), signalled at its run" },
 
 	/* stalls */
 	{ "kind", NULL, "kind", GPULAT_UNIT_NONE, R(STALL), 0, st_kind,

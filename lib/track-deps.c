@@ -22,7 +22,7 @@ void gpulat__tk_resolve_deps(struct gpulat_tracker *t, struct job *j)
 			continue;
 		e = gpulat__tk_dc_find_seq(t, d->job_seq);
 		if (e) {
-			d->signal_ts = e->done_ts;
+			d->signal_ts = d->scheduled ? e->run_ts : e->done_ts;
 			d->dev = e->dev;
 			d->ring = e->ring;
 		}
@@ -83,6 +83,32 @@ static struct job *waiting_job(struct gpulat_tracker *t, const struct gpulat_eve
 	return NULL;
 }
 
+/* was the fence of @dep (producer @p if open) signalled by time @ts? */
+static bool signalled_by(struct gpulat_tracker *t, const struct job *j,
+			 const struct gpulat_dep *dep, const struct job *p, uint64_t ts)
+{
+	unsigned int i;
+
+	if (p && !dep->scheduled) {
+		uint64_t s = p->j.ts[GPULAT_ST_SIGNAL] != GPULAT_NONE ? p->j.ts[GPULAT_ST_SIGNAL] :
+									p->j.ts[GPULAT_ST_DONE];
+
+		return s != GPULAT_NONE && s <= ts;
+	}
+	if (dep->signal_ts != GPULAT_NONE)
+		return dep->signal_ts <= ts;
+	/* a foreign fence: the signal its add_dep entry saw (dma_fence_signaled) */
+	for (i = 0; i < j->ndeps; i++) {
+		const struct gpulat_dep *o = &j->deps[i];
+
+		if (o->job_seq == GPULAT_NONE && U32(o->ctx) == U32(dep->ctx) &&
+		    U32(o->seqno) == U32(dep->seqno) && o->signal_ts != GPULAT_NONE)
+			return o->signal_ts <= ts;
+	}
+	(void)t;
+	return false;
+}
+
 int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, bool unsched)
 {
 	struct gpulat_dep dep, *nd;
@@ -114,13 +140,20 @@ int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, b
 			p = NULL;
 		if (!p)
 			d = gpulat__tk_dc_find_fence(t, dep.ctx, dep.seqno);
-		if (!p && !d && unsched) {
-			/* the scheduled fence (context - 1) of a same-ring job */
+		if (!p && !d && t->era == GPULAT_ERA_V617) {
+			/*
+			 * The scheduled fence (context - 1, drm_sched_fence_init())
+			 * of a job: the scheduler waits for it on a same-ring
+			 * dependency (unschedulable), a driver may depend on it
+			 * (amdgpu's scheduled dependencies, add_dep). Signalled
+			 * when that job runs.
+			 */
 			p = gpulat__tk_find_fence(t, dep.ctx + 1, dep.seqno, full);
 			if (p == j)
 				p = NULL;
 			if (!p)
 				d = gpulat__tk_dc_find_fence(t, dep.ctx + 1, dep.seqno);
+			dep.scheduled = p || d;
 		}
 	}
 	if (!p && !d && dep.ptr) {
@@ -140,12 +173,24 @@ int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, b
 		dep.job_seq = p->j.seq;
 		dep.dev = p->j.dev;
 		dep.ring = p->ring ? shown_ring(p) : NULL;
+		/* a scheduled fence of a job that ran is signalled */
+		if (dep.scheduled)
+			dep.signal_ts = p->j.ts[GPULAT_ST_RUN];
 	} else if (d) {
 		dep.job_seq = d->seq;
 		dep.dev = d->dev;
 		dep.ring = d->ring;
-		dep.signal_ts = d->done_ts;
+		dep.signal_ts = dep.scheduled ? d->run_ts : d->done_ts;
 	}
+	/*
+	 * Since 2025-09 ("drm/sched: Fix racy access to
+	 * drm_sched_entity.dependency") unschedulable fires before the
+	 * callback is installed, also for a fence that signals right then: a
+	 * dependency whose signal the trace shows before the event did not
+	 * block the job.
+	 */
+	if (unsched && signalled_by(t, j, &dep, p, ev->ts))
+		dep.unschedulable = false;
 
 	for (i = 0; i < j->ndeps; i++) {
 		struct gpulat_dep *o = &j->deps[i];
@@ -154,7 +199,7 @@ int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, b
 		    (dep.job_seq == GPULAT_NONE && o->job_seq == GPULAT_NONE &&
 		     U32(o->ctx) == U32(dep.ctx) && U32(o->seqno) == U32(dep.seqno) &&
 		     o->ptr == dep.ptr)) {
-			o->unschedulable |= unsched;
+			o->unschedulable |= dep.unschedulable;
 			return 0;
 		}
 	}
@@ -168,7 +213,10 @@ int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, b
 		j->capdeps = cap;
 	}
 	j->deps[j->ndeps++] = dep;
-	if (dep.job_seq == GPULAT_NONE && dep.ctx != GPULAT_NONE)
+	/* a foreign fence, or the scheduled fence of a job yet to run (its run
+	 * signals it: gpulat__tk_on_run()) */
+	if (dep.ctx != GPULAT_NONE &&
+	    (dep.job_seq == GPULAT_NONE || (dep.scheduled && dep.signal_ts == GPULAT_NONE)))
 		return watch(t, j, j->ndeps - 1, dep.ctx, dep.seqno);
 	return 0;
 }

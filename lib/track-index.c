@@ -398,6 +398,7 @@ void gpulat__tk_dc_add(struct gpulat_tracker *t, const struct job *j)
 	d->dev = j->j.dev;
 	d->ring = shown_ring(j);
 	d->done_ts = j->j.ts[GPULAT_ST_DONE];
+	d->run_ts = j->j.ts[GPULAT_ST_RUN];
 	d->ptr = j->j.fence_ptr;
 	d->ctx = d->seqno = GPULAT_NONE;
 	if (gpulat__htab_insert(&t->dc_seq, &d->by_seq, d->seq, 0))

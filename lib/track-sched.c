@@ -83,6 +83,13 @@ int gpulat__tk_on_run(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		if (ev->flags & GPULAT_EVF_COUNTS)
 			j->j.hw_job_count = ev->hw_job_count;
 	}
+	/* 6.17+: the run signals its scheduled fence (context - 1), which jobs may wait for */
+	if (t->watches.n && (ev->flags & GPULAT_EVF_FENCE) && ev->ctx) {
+		struct gpulat_event sev = *ev;
+
+		sev.ctx = ev->ctx - 1;
+		gpulat__tk_signal_watches(t, &sev);
+	}
 	/* its done inserts it into the dependency cache: load those buckets now */
 	gpulat__htab_prefetch_slot(&t->dc_seq, j->j.seq, 0);
 	if (j->in_fence)

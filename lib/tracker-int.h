@@ -77,6 +77,7 @@ struct dent {
 	uint64_t		ctx, seqno, ptr;
 	const char		*dev, *ring;
 	uint64_t		done_ts;
+	uint64_t		run_ts;		/* its scheduled fence's signal */
 };
 
 struct lostwin {

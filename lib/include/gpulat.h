@@ -299,7 +299,11 @@ struct gpulat_dep {
 	const char	*ring;
 	uint64_t	job_seq;	/* producer's gpulat_job.seq, GPULAT_NONE if unknown */
 	uint64_t	signal_ts;	/* producer's done_ts, GPULAT_NONE if unknown */
-	bool		unschedulable;	/* the job was blocked on it (6.17+ event) */
+	bool		unschedulable;	/* the job was blocked on it (6.17+ event; not
+					 * when its signal was traced before the event) */
+	/* the producer's scheduled fence (6.17+: its finished context - 1),
+	 * signalled when the producer runs: @signal_ts is its run */
+	bool		scheduled;
 };
 
 /**

@@ -3,7 +3,8 @@
  * Self-check of the simulation, independent of the code that produced it:
  * per ring the hardware is FIFO (done in run order, never before the previous
  * done), at most `credits` jobs are on the hardware at once, every stage
- * follows the previous one and a job runs only after its dependencies ended.
+ * follows the previous one and a job runs only after its dependencies ended
+ * (or, on a scheduled fence, ran).
  */
 #include <stdlib.h>
 
@@ -32,7 +33,10 @@ static void check_job(const struct gen_sim *s, int j)
 	for (i = 0; i < J->ndeps && J->run_ts != GEN_NONE; i++) {
 		const struct gen_job *d = &s->jobs[J->deps[i]];
 
-		if (d->done_ts == GEN_NONE || d->done_ts > J->run_ts)
+		/* a scheduled fence: after the producer ran; else after it ended */
+		uint64_t ready = (J->dep_sched & (1u << i)) ? d->run_ts : d->done_ts;
+
+		if (ready == GEN_NONE || ready > J->run_ts)
 			fail(s, j, "ran before its dependency");
 	}
 }

@@ -51,6 +51,9 @@ struct gen_ring_cfg {
 	int		dep_ring;	/* -1 or ring whose latest job we depend on */
 	int		dep_pct;	/* probability of that dependency */
 	uint64_t	hang_at;	/* 0, or the job run after it never ends */
+	/* 6.17+: the dependency is on the producer's scheduled fence (context
+	 * - 1, signalled when it runs), as amdgpu's scheduled dependencies */
+	int		dep_sched;
 };
 
 struct gen_proc_cfg {
@@ -174,6 +177,9 @@ struct gen_scenario {
 	/* hwdrv.c: a driver that traces the hardware's own times (msm, v3d);
 	 * msm starts a job ctxsw_min..max after the ring is free */
 	int		hwdrv;		/* enum gen_hwdrv */
+	/* 6.17+ since 2025-09: drm_sched_job_unschedulable also fires for a
+	 * dependency already signalled (a false positive; truth: not blocked) */
+	bool		unsched_racy;
 };
 
 enum gen_hwdrv {
@@ -378,6 +384,8 @@ struct gen_job {
 	uint64_t	start_ticks, end_ticks;
 	uint64_t	hw_end_ts;	/* msm: end of the submit on the GPU clock */
 	uint64_t	drv_seqno;	/* msm / v3d: the driver's submit seqno */
+	uint8_t		dep_sched;	/* bit i: deps[i] is its scheduled fence */
+	uint8_t		dep_blocked;	/* bit i: unschedulable while deps[i] was unsignalled */
 };
 
 /* gen_job.hang, the truth's "hang" names (lib: GPULAT_HANG_*) */
@@ -500,6 +508,7 @@ struct gen_sim {
 	int nprocs;
 	struct gen_bg_cpu		bg[GEN_MAX_CPUS];
 	uint64_t			next_ctx;
+	bool				sched_deps;	/* a ring has dep_sched */
 	uint64_t			*pool;	/* free fence pointers (LIFO) */
 	int				npool, pool_cap;
 	uint64_t			pool_next;
@@ -575,6 +584,10 @@ void hwdrv_emit_run(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint
 uint64_t hwdrv_start(struct gen_sim *s, struct gen_job *j, uint64_t free);
 void hwdrv_emit_irq(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_t *t);
 void hwdrv_emit_retired(struct gen_sim *s, struct gen_job *j, int cpu, int pid, uint64_t *t);
+/* deps[i] of @j is signalled (its scheduled fence: the producer ran) */
+bool gen_dep_signaled(const struct gen_sim *s, const struct gen_job *j, int i);
+/* the context of the fence deps[i] of @j names (scheduled: finished - 1) */
+uint64_t gen_dep_ctx(const struct gen_sim *s, const struct gen_job *j, int i);
 /* the era traces a run stage (not pre-5.7, not i915 without LOW_LEVEL) */
 bool gen_has_run(const struct gen_scenario *sc);
 

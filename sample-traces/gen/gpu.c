@@ -202,7 +202,7 @@ void gpu_emit_add_deps(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 		struct gen_fval v[] = {
 			FV_NUM("fence_context", j->ctx),
 			FV_NUM("fence_seqno", j->seqno),
-			FV_NUM("ctx", d->ctx),
+			FV_NUM("ctx", gen_dep_ctx(s, j, i)),
 			FV_NUM("seqno", d->seqno),
 		};
 		emit_at(s, EV_SCHED_ADD_DEP, cpu, pid, 0, v, 4, t, NULL);
@@ -227,11 +227,16 @@ void gpu_emit_wait_deps(struct gen_sim *s, struct gen_job *j, int cpu, int pid,
 			struct gen_fval v[] = {
 				FV_NUM("fence_context", j->ctx),
 				FV_NUM("fence_seqno", j->seqno),
-				FV_NUM("ctx", d->ctx),
+				FV_NUM("ctx", gen_dep_ctx(s, j, i)),
 				FV_NUM("seqno", d->seqno),
 			};
-			if (!d->signaled)
+			bool blocked = !gen_dep_signaled(s, j, i);
+
+			/* since 2025-09 also for a fence that signalled already */
+			if (blocked || s->sc->unsched_racy)
 				emit_at(s, EV_SCHED_UNSCHED, cpu, pid, 0, v, 4, t, NULL);
+			if (blocked)
+				j->dep_blocked |= 1u << i;
 		} else {
 			struct gen_fval v[] = {
 				name_val(s, j),

@@ -19,6 +19,10 @@
 /* ring (name, dev, credits, exec min, exec max, dep ring, dep %, hang) */
 #define RING(n, d, c, lo, hi)		{ n, d, c, lo, hi, -1, 0, 0 }
 #define RING_DEP(n, d, c, lo, hi, r, p)	{ n, d, c, lo, hi, r, p, 0 }
+/* ... on the scheduled fence of ring r's latest job (6.17+) */
+/* clang-format off */
+#define RING_SDEP(n, d, c, lo, hi, r, p) { n, d, c, lo, hi, r, p, 0, 1 }
+/* clang-format on */
 
 /* the desktop used by several scenarios: compositor, game, video player */
 #define DESKTOP_RINGS							\
@@ -269,6 +273,19 @@ static const struct gen_scenario scenarios[] = {
 			     .jitter = US(2000), .burst = 1, .rings = 0x4,
 			     .client_id = UINT64_MAX - 6, .kernel_job = "TTM_COPY_BUFFER",
 			     .start = US(1700) } },
+	},
+	{
+		/*
+		 * 6.17+ dependencies on scheduled fences: compute waits until the
+		 * upload job runs (not ends), gfx on compute's finished fence; the
+		 * 2025-09 unschedulable also fires for already signalled ones
+		 */
+		DEPS(ERA_617, "deps-sched-617",
+		     "6.17+ dependencies on a job's scheduled fence; racy unschedulable events"),
+		.unsched_racy = true,
+		.rings = { RING("sdma0", 0, 4, US(300), US(1500)),
+			   RING_SDEP("comp_1.0.0", 0, 4, US(800), US(2500), 0, 100),
+			   RING_DEP("gfx_0.0.0", 0, 2, US(1000), US(3500), 1, 80) },
 	},
 	{
 		/* recorded with -e amdgpu -e dma_fence: the driver's view only */

@@ -132,12 +132,29 @@ static int entity_get(struct gen_sim *s, int p, int r)
 	return s->nents++;
 }
 
+bool gen_dep_signaled(const struct gen_sim *s, const struct gen_job *j, int i)
+{
+	const struct gen_job *d = &s->jobs[j->deps[i]];
+
+	/* drm_sched signals a job's scheduled fence right after its run */
+	if (j->dep_sched & (1u << i))
+		return d->run_ts != GEN_NONE;
+	return d->signaled;
+}
+
+uint64_t gen_dep_ctx(const struct gen_sim *s, const struct gen_job *j, int i)
+{
+	const struct gen_job *d = &s->jobs[j->deps[i]];
+
+	return (j->dep_sched & (1u << i)) ? d->ctx - 1 : d->ctx;
+}
+
 static bool deps_signaled(const struct gen_sim *s, const struct gen_job *j)
 {
 	int i;
 
 	for (i = 0; i < j->ndeps; i++)
-		if (!s->jobs[j->deps[i]].signaled)
+		if (!gen_dep_signaled(s, j, i))
 			return false;
 	return true;
 }
@@ -212,6 +229,8 @@ static int job_create(struct gen_sim *s, int p, int r, uint64_t *t)
 	j->cause = s->dg.cause_now;
 	if (rc->dep_ring >= 0 && s->rings[rc->dep_ring].last_job >= 0 &&
 	    rng_pct(&s->rng, rc->dep_pct)) {
+		if (rc->dep_sched)
+			j->dep_sched |= 1u << j->ndeps;
 		j->deps[j->ndeps++] = s->rings[rc->dep_ring].last_job;
 		s->jobs[j->deps[0]].dep_refs++;
 	}
@@ -423,11 +442,15 @@ static void sched_causal(struct gen_sim *s, const struct gen_job *J, uint64_t *t
 	if (J->queue_ts > after)
 		after = J->queue_ts;
 	for (i = 0; i < J->ndeps; i++)
-		if (s->jobs[J->deps[i]].signaled_at > after)
+		if ((J->dep_sched & (1u << i)) && s->jobs[J->deps[i]].run_ts > after)
+			after = s->jobs[J->deps[i]].run_ts;	/* its scheduled fence */
+		else if (!(J->dep_sched & (1u << i)) && s->jobs[J->deps[i]].signaled_at > after)
 			after = s->jobs[J->deps[i]].signaled_at;
 	if (*t <= after)
 		*t = after + rng_range(&s->rng, US(1), US(3));
 }
+
+static void kick_waiting_rings(struct gen_sim *s, int cpu, uint64_t *t, uint64_t ts);
 
 static void sched_run(struct gen_sim *s, int j, int cpu, int pid, uint64_t *t)
 {
@@ -474,6 +497,9 @@ static void sched_run(struct gen_sim *s, int j, int cpu, int pid, uint64_t *t)
 	R->jobs_run++;
 	if (R->hw_head == j)
 		hw_start(s, j);
+	/* its scheduled fence is signalled: jobs depending on it may run */
+	if (s->sched_deps)
+		kick_waiting_rings(s, cpu, t, J->run_ts);
 }
 
 static void act_sched(struct gen_sim *s, int r, uint64_t now)
@@ -679,6 +705,8 @@ static void sim_init(struct gen_sim *s)
 	for (i = 0; i < sc->nrings; i++) {
 		struct gen_ring *R = &s->rings[i];
 
+		if (sc->rings[i].dep_sched)
+			s->sched_deps = true;
 		R->name_ptr = RING_NAME_BASE + 0x3000ULL * i;
 		R->hw_ctx = 17 + i;	/* allocated at driver load */
 		R->hw_seqno = 0x1c3;	/* after the ring tests */

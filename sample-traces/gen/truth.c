@@ -124,7 +124,9 @@ static uint64_t dep_wait(const struct gen_sim *s, const struct gen_job *j,
 	if (queue == GEN_NONE)
 		return GEN_NONE;
 	for (i = 0; i < j->ndeps; i++) {
-		uint64_t d = V_DONE(&s->jobs[j->deps[i]]);
+		/* a scheduled fence signals at its job's run */
+		uint64_t d = (j->dep_sched & (1u << i)) ? V_RUN(&s->jobs[j->deps[i]]) :
+							  V_DONE(&s->jobs[j->deps[i]]);
 
 		if (d == GEN_NONE)
 			return GEN_NONE;
@@ -296,11 +298,17 @@ static json_object *job_json(const struct truth_ctx *c, int idx)
 		const struct gen_job *d = &s->jobs[J->deps[i]];
 		json_object *dj = json_object_new_object();
 
-		add(dj, "fence_ctx", json_object_new_uint64(d->ctx));
+		add(dj, "fence_ctx", json_object_new_uint64(gen_dep_ctx(s, J, i)));
 		add(dj, "fence_seqno", json_object_new_uint64(d->seqno));
 		add(dj, "job_index", json_object_new_int(c->index[J->deps[i]]));
 		add(dj, "ring", json_object_new_string(s->sc->rings[d->ring].name));
 		add(dj, "dev", json_object_new_string(ring_dev(s, d->ring)));
+		if (s->sc->unsched_racy || s->sched_deps) {
+			/* the scheduled fence; blocked: unschedulable while unsignalled */
+			add(dj, "scheduled", json_object_new_boolean(J->dep_sched & (1u << i)));
+			add(dj, "unschedulable",
+			    json_object_new_boolean(J->dep_blocked & (1u << i)));
+		}
 		json_object_array_add(deps, dj);
 	}
 	add(o, "deps", deps);

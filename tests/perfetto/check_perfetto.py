@@ -338,7 +338,9 @@ def check_export(pb, data, truth, d, jobs=None):
             if pi is None or pi not in want_idx:
                 continue
             p = by_index[pi]
-            if p.get("done_ts") is None:
+            # a scheduled fence (6.17+) signals at its job's run, not its done
+            sig_at = p.get("run_ts") if dep.get("scheduled") else p.get("done_ts")
+            if sig_at is None:
                 continue
             pkey = rkey(p)
             sig = rings.get(pkey)
@@ -351,10 +353,11 @@ def check_export(pb, data, truth, d, jobs=None):
                     continue
                 for f in e.term:
                     for x in m.flows[f]:
-                        if x.track in sig_tracks and x.ts == p["done_ts"] and f in x.flows:
+                        if x.track in sig_tracks and x.ts == sig_at and f in x.flows:
                             hits += 1
-            d.ok(hits == 1, f"job {t['index']}: {hits} flows from job {pi}'s done "
-                 f"({p['done_ts']}, {pkey[1]}) to its run ({at}), want 1")
+            d.ok(hits == 1, f"job {t['index']}: {hits} flows from job {pi}'s "
+                 f"{'run' if dep.get('scheduled') else 'done'} ({sig_at}, {pkey[1]}) to its "
+                 f"run ({at}), want 1")
 
     # ring depth
     for key, t in rings.items():

@@ -19,7 +19,8 @@ Checked, field by field (docs/truth-format.md):
     per complete job start_timing, exec_timing (absent from the truth:
     derived) and done_timing, per job hang (absent: none) and kernel_job
     (amdgpu kernel work; absent: a client's job), the clients (6.17+: the
-    truth's client ids of jobs that are no kernel work); per ring hangs,
+    truth's client ids of jobs that are no kernel work), per dependency
+    (where the truth says) scheduled fence, unschedulable and producer ring; per ring hangs,
     start_measured, exec_measured and done_late, counted from the truth's
     jobs; and the same per-job values in the --csv --jobs columns.
 Exit 0 when everything matches, 1 with a list of the differences.
@@ -206,6 +207,20 @@ def compare_jobs(d, ours, truth):
         want = driver_truth(t)
         for f in DRIVER_TIMING:
             d.eq(f"{name} {f}", o.get(f), want[f])
+        # 6.17+ dependencies: on a scheduled fence, blocked (unschedulable
+        # while unsignalled, not the racy events of signalled ones)
+        ours_deps = {(x["fence_ctx"], x["fence_seqno"]): x for x in o.get("deps") or []}
+        for td in t.get("deps") or []:
+            if "unschedulable" not in td:
+                continue
+            od = ours_deps.get((td["fence_ctx"], td["fence_seqno"]))
+            dn = f"{name} dep {td['fence_ctx']}:{td['fence_seqno']}"
+            if od is None:
+                d.items.append(f"{dn}: not in the report")
+                continue
+            d.eq(f"{dn} unschedulable", od.get("unschedulable"), td["unschedulable"])
+            d.eq(f"{dn} scheduled", od.get("scheduled"), td["scheduled"])
+            d.eq(f"{dn} ring", od.get("ring"), td["ring"])
 
 
 def compare_csv(d, ours, rows):
