@@ -426,6 +426,13 @@ static void j_done_timing(const void *o, struct gpulat_value *v)
 	v_str(v, JB(o)->ts[GPULAT_ST_DONE] == GPULAT_NONE ? NULL : gpulat_timing_done(JB(o)));
 }
 
+/* gpulat_job_identity(), the one definition of how a job is named */
+static void j_identity(const void *o, struct gpulat_value *v)
+{
+	v->type = GPULAT_V_STR;
+	v->s = gpulat_job_identity(v->buf, sizeof(v->buf), JB(o));
+}
+
 static void j_hang(const void *o, struct gpulat_value *v)
 {
 	size_t off = 0;
@@ -804,6 +811,9 @@ static const struct gpulat_field fields[] = {
 	  "what the driver reported: timedout, error, banned (CSV: '|'-separated)" },
 	{ "kernel_job", NULL, "kernel job", GPULAT_UNIT_NONE, R(JOB), 0, j_kernel_job,
 	  "amdgpu kernel work (VM_UPDATE, TTM_COPY_BUFFER, ...: its client_id is no client)" },
+	{ "identity", NULL, "job", GPULAT_UNIT_NONE, R(JOB), NO_CSV, j_identity,
+	  "the job as `trace-cmd report` (the gpu_sched plugin) prints it and KernelShark labels "
+	  "it: fence=CTX:SEQNO, or before 6.17 job=RING#ID fence=HHHH (one grep finds it)" },
 
 	/* a job's dependency */
 	{ "fence_ctx", NULL, "ctx", GPULAT_UNIT_NONE, R(DEP), 0, d_ctx,

@@ -87,7 +87,7 @@ int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, s
 	ret = gl_frames_attach(r);
 	if (ret < 0)
 		return ret;
-	if (o->jobs && o->format != GL_FMT_TEXT) {
+	if (o->jobs) {
 		struct gpulat_listener l = { .sz = sizeof(l), .job = gl_job_row };
 
 		ret = gl_jobs_open(r);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Per-job output (--jobs with --json or --csv): one row per job, written by
- * the report model's table-driven row writers (gpulat-report.h), the same
- * fields the worst and incomplete jobs of the report carry.
+ * Per-job output (--jobs): one row per job, written by the report model's
+ * table-driven row writers (gpulat-report.h) for --json and --csv, the same
+ * fields the worst and incomplete jobs of the report carry; in the text
+ * report a fixed-width table (streamed: no widths to learn) after the report.
  *
  * Job rows are streamed into a temporary file while the trace is read (so
  * memory does not grow with the number of jobs) and copied into the report
@@ -21,9 +22,50 @@ int gl_jobs_open(struct gl_run *r)
 	return r->jobs_tmp ? 0 : -errno;
 }
 
+/* the text table's columns (fixed widths: the rows are streamed) */
+#define TEXT_ROW "  %-10s  %-20s  %-18s  %9s  %9s  %9s  %9s  %-17s  %-17s  %-17s  %s\n"
+
+static const char *dur(char *buf, size_t len, uint64_t v)
+{
+	if (v == GPULAT_NONE)
+		return "-";
+	return gl_fmt_dur(buf, len, v);
+}
+
+static const char *ts_cpu(char *buf, size_t len, uint64_t ts, int cpu)
+{
+	char tmp[32];
+
+	if (ts == GPULAT_NONE)
+		return "-";
+	snprintf(buf, len, "%s [%03d]", gl_fmt_ts(tmp, sizeof(tmp), ts), cpu);
+	return buf;
+}
+
+static void text_row(struct gl_run *r, const struct gpulat_job *j)
+{
+	char ring[256], proc[256], id[320], t[4][24], ts[3][48];
+
+	if (j->pid < 0)
+		snprintf(proc, sizeof(proc), "(unknown)");
+	else
+		snprintf(proc, sizeof(proc), "%s-%d", j->comm && *j->comm ? j->comm : "<...>",
+			 j->pid);
+	fprintf(r->jobs_tmp, TEXT_ROW, gpulat_status_name(j->status),
+		gl_ring_label(r, j->file, j->dev, j->ring, ring, sizeof(ring)), proc,
+		dur(t[0], sizeof(t[0]), j->total), dur(t[1], sizeof(t[1]), j->wait),
+		dur(t[2], sizeof(t[2]), j->hw_queue), dur(t[3], sizeof(t[3]), j->exec),
+		ts_cpu(ts[0], sizeof(ts[0]), j->ts[GPULAT_ST_QUEUE], j->cpu[GPULAT_ST_QUEUE]),
+		ts_cpu(ts[1], sizeof(ts[1]), j->ts[GPULAT_ST_RUN], j->cpu[GPULAT_ST_RUN]),
+		ts_cpu(ts[2], sizeof(ts[2]), j->ts[GPULAT_ST_DONE], j->cpu[GPULAT_ST_DONE]),
+		gpulat_job_identity(id, sizeof(id), j));
+}
+
 int gl_jobs_write(struct gl_run *r, const struct gpulat_job *job)
 {
-	if (r->opts->format == GL_FMT_CSV) {
+	if (r->opts->format == GL_FMT_TEXT) {
+		text_row(r, job);
+	} else if (r->opts->format == GL_FMT_CSV) {
 		gpulat_report_csv_row(r->jobs_tmp, GPULAT_ROW_JOB, job);
 		fputc('\n', r->jobs_tmp);
 	} else {
@@ -34,7 +76,7 @@ int gl_jobs_write(struct gl_run *r, const struct gpulat_job *job)
 	return ferror(r->jobs_tmp) ? -EIO : 0;
 }
 
-/* copy the streamed rows into the report */
+/* copy the streamed rows into the report (text: under a title and a header) */
 int gl_jobs_copy(const struct gl_run *r, FILE *out)
 {
 	char buf[65536];
@@ -42,6 +84,12 @@ int gl_jobs_copy(const struct gl_run *r, FILE *out)
 
 	if (!r->jobs_tmp)
 		return 0;
+	if (r->opts->format == GL_FMT_TEXT) {
+		fprintf(out, "\nJobs (--jobs: %llu, in the order they ended)\n",
+			(unsigned long long)r->jobs_rows);
+		fprintf(out, TEXT_ROW, "status", "ring", "process", "total", "wait", "hw_queue",
+			"exec", "queue [cpu]", "run [cpu]", "done [cpu]", "job");
+	}
 	if (fflush(r->jobs_tmp) || fseek(r->jobs_tmp, 0, SEEK_SET))
 		return -errno;
 	while ((len = fread(buf, 1, sizeof(buf), r->jobs_tmp)) > 0) {

@@ -424,11 +424,12 @@ static void job_row(const struct gl_run *r, struct gl_table *t, const struct gpu
 		gl_table_cell(t, "%s", ts_cpu(buf, sizeof(buf), j->ts[st], j->cpu[st]));
 }
 
+/* the last column: the job as trace-cmd report and KernelShark name it (issue 16) */
 static const char * const job_head[] = {
-	"#", "ring", "process", "total", "wait", "hw_queue", "exec", "dep_wait",
-	"queue [cpu]", "run [cpu]", "done [cpu]", "signal [cpu]",
+	"#",	    "ring",	   "process",	"total",      "wait",	      "hw_queue", "exec",
+	"dep_wait", "queue [cpu]", "run [cpu]", "done [cpu]", "signal [cpu]", "job",
 };
-#define JOB_ALIGN	"rllrrrrrllll"
+#define JOB_ALIGN "rllrrrrrlllll"
 
 static int print_worst(const struct gl_run *r, FILE *out)
 {
@@ -443,6 +444,7 @@ static int print_worst(const struct gl_run *r, FILE *out)
 	for (i = 0; i < n; i++) {
 		snprintf(rank, sizeof(rank), "%zu", i + 1);
 		job_row(r, &t, &gpulat_stats_worst(r->stats, i)->job, rank);
+		field_cell(&t, GPULAT_ROW_JOB, "identity", &gpulat_stats_worst(r->stats, i)->job);
 	}
 	fprintf(out, "\nWorst %zu jobs by %s\n", n, gpulat_metric_name(r->opts->stats.worst_by));
 	ret = gl_table_print(&t, out, "  ");
@@ -553,8 +555,8 @@ static int print_stalls(const struct gl_run *r, FILE *out)
 }
 
 static const char * const inc_head[] = {
-	"status", "ring", "process", "total", "wait", "hw_queue", "exec", "dep_wait",
-	"queue [cpu]", "run [cpu]", "done [cpu]", "signal [cpu]", "lost stages",
+	"status",   "ring",	   "process",	"total",      "wait",	      "hw_queue",    "exec",
+	"dep_wait", "queue [cpu]", "run [cpu]", "done [cpu]", "signal [cpu]", "lost stages", "job",
 };
 
 static int print_incomplete(const struct gl_run *r, FILE *out)
@@ -574,7 +576,7 @@ static int print_incomplete(const struct gl_run *r, FILE *out)
 		"lost-event windows, %llu missing a stage)\n", (unsigned long long)n,
 		(unsigned long long)r->n_incomplete, (unsigned long long)r->n_lost,
 		(unsigned long long)r->n_orphan);
-	gl_table_init(&t, "lllrrrrrlllll", inc_head);
+	gl_table_init(&t, "lllrrrrrllllll", inc_head);
 	for (i = 0; i < nkept; i++) {
 		const struct gpulat_job *j = &gpulat_session_kept(r->session, i)->job;
 		char lost[64] = "";
@@ -588,6 +590,7 @@ static int print_incomplete(const struct gl_run *r, FILE *out)
 					 *lost ? "," : "", gpulat_stage_name(st));
 		}
 		gl_table_cell(&t, "%s", *lost ? lost : "-");
+		field_cell(&t, GPULAT_ROW_JOB, "identity", j);
 	}
 	ret = gl_table_print(&t, out, "  ");
 	if (n > nkept)

@@ -52,7 +52,8 @@ static void usage(FILE *out)
 "Output:\n"
 "  --json              the report as JSON (stable field names, see the man page)\n"
 "  --csv               the report as CSV (one row per group and metric)\n"
-"  --jobs              with --json/--csv: every job with its stage timestamps\n"
+"  --jobs              every job with its stage timestamps (text: a table\n"
+"                      after the report; --json/--csv: job rows)\n"
 "  --hist              log2 histograms of wait, hw_queue, exec, total per ring\n"
 "  --top N             worst jobs, stalls and incomplete jobs listed (default 10)\n"
 "  --by METRIC         rank worst jobs by wait|hw_queue|exec|total|dep_wait\n"
@@ -458,10 +459,6 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 		fprintf(stderr, "%s: --gpu-irq needs --fence-path or --explain\n", GL_NAME);
 		return -1;
 	}
-	if (o->jobs && o->format == GL_FMT_TEXT) {
-		fprintf(stderr, "%s: --jobs needs --json or --csv\n", GL_NAME);
-		return -1;
-	}
 	for (size_t i = 0; i < o->ngates; i++) {
 		if (gl_gate_needs_base(o->gates[i]) && !o->compare) {
 			fprintf(stderr, "%s: --fail-if with a relative value (+N%%) needs "
@@ -576,9 +573,9 @@ static int render(const struct gl_run *run, const struct gl_run *base, FILE *tmp
 	default:
 		if (run->opts->frames)
 			return gl_frames_text(run, tmp);
-		if (gl_text_report(run, tmp) < 0)
+		if (gl_text_report(run, tmp) < 0 || gl_diag_text(run, tmp) < 0)
 			return -1;
-		return gl_diag_text(run, tmp);
+		return gl_jobs_copy(run, tmp);
 	}
 }
 

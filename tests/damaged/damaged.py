@@ -843,7 +843,7 @@ LAYOUTS = {
                         ("same", ["era"])),
     # linked by fence pointer alone; only the ids themselves are unknown
     "no-optional-id": ("6.1", {n: drop_field("id") for n in ("drm_sched_job", "drm_run_job")},
-                       "<", None, ("same", ["id"])),
+                       "<", None, ("same", ["id", "identity"])),  # identity names the id
     "no-counts": ("6.1", {n: compose(drop_field("job_count"), drop_field("hw_job_count"))
                           for n in ("drm_sched_job", "drm_run_job")}, "<", None, "any"),
     "missing-done-fence": ("6.1", {"drm_sched_process_job": drop_field("fence")}, "<", None,

@@ -134,7 +134,6 @@ def main():
       ["--fail-if"])
     e("relative gate without --compare", tool, ["--fail-if", "p99.exec>+10%", good7], None,
       ["--compare"])
-    e("--jobs without --json/--csv", tool, ["--jobs", good7], None, ["--jobs"])
     e("unknown option", tool, ["--frobnicate", good7], None, ["--help"])
 
     # the good files work (the broken ones were made from them)

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1
+"""Issue 16 item 6: worst-job and incomplete-job rows name the job the way
+`trace-cmd report` (the gpu_sched plugin) prints it, and --jobs without
+--json/--csv prints a per-job text table. Expected identities are built from
+the generator's truth (fence_ctx:fence_seqno on 6.17+, job=RING#ID plus the
+16-bit handle of the finished-fence pointer before), not from the tool.
+
+usage: test_identity.py TOOL SAMPLES
+"""
+import json
+import subprocess
+import sys
+
+failures = []
+M = (1 << 64) - 1
+
+
+def check(name, cond, detail=""):
+    print(f"{'ok' if cond else 'FAIL'}: {name}")
+    if not cond:
+        if detail:
+            print("      " + str(detail)[:2000])
+        failures.append(name)
+
+
+def run(tool, args):
+    return subprocess.run([tool] + args, capture_output=True, text=True, timeout=120)
+
+
+def handle(p):
+    """murmur3's 64-bit finaliser cut to 16 bits (the plugin's fence=HHHH)"""
+    p ^= p >> 33
+    p = (p * 0xff51afd7ed558ccd) & M
+    p ^= p >> 33
+    p = (p * 0xc4ceb9fe1a85ec53) & M
+    p ^= p >> 33
+    return p & 0xffff
+
+
+def identity(j, era617):
+    if era617:
+        return f"fence={j['fence_ctx']}:{j['fence_seqno']}"
+    return f"job={j['ring']}#{j['id']} fence={handle(int(j['fence_ptr'], 16)):04x}"
+
+
+def main():
+    tool, s = sys.argv[1], sys.argv[2]
+    for name, era617 in (("steady.dat", False), ("steady-617.dat", True), ("hang.dat", False)):
+        truth = json.load(open(f"{s}/{name.replace('.dat', '.truth.json')}"))
+        by_queue = {(j["dev"], j["ring"], j["queue_ts"]): j for j in truth["jobs"]}
+        d = json.loads(run(tool, ["--json", f"{s}/{name}"]).stdout)
+        rows = d["worst"] + d["incomplete"]
+        check(f"{name}: worst/incomplete jobs to check", len(rows) > 0)
+        for w in rows:
+            t = by_queue.get((w["dev"], w["ring"], w["queue_ts"]))
+            want = identity(t, era617) if t else None
+            check(f"{name}: JSON identity of the job queued at {w['queue_ts']} is {want}",
+                  w.get("identity") == want, (w.get("identity"), want))
+        text = run(tool, [f"{s}/{name}"]).stdout.splitlines()
+        for title in ("Worst ", "Incomplete jobs: "):
+            sec = [i for i, l in enumerate(text) if l.startswith(title)]
+            if not sec or "none" in text[sec[0]]:
+                continue
+            head = text[sec[0] + 1]
+            check(f"{name}: {title.strip()} table ends with a job column",
+                  head.rstrip().endswith(" job"), head)
+            body = []
+            for l in text[sec[0] + 2:]:
+                if not l.startswith("  ") or l.startswith("  ..."):
+                    break
+                body.append(l)
+            want = {identity(by_queue[k], era617) for k in by_queue}
+            got = [l.split("  ")[-1].strip() for l in body]
+            check(f"{name}: every {title.strip()} row names a job of the trace",
+                  got and all(g in want for g in got), got[:5])
+        # --jobs in text: one row per job, each named
+        p = run(tool, ["--jobs", f"{s}/{name}"])
+        lines = p.stdout.splitlines()
+        i = [k for k, l in enumerate(lines) if l.startswith("Jobs (--jobs: ")]
+        check(f"{name}: --jobs text table", p.returncode == 0 and len(i) == 1, p.stderr)
+        if i:
+            body = lines[i[0] + 2:]
+            ids = sorted(l.split("  ")[-1].strip() for l in body)
+            want = sorted(identity(j, era617) for j in truth["jobs"])
+            check(f"{name}: --jobs text lists the {len(want)} jobs of the truth by identity",
+                  ids == want, (len(ids), len(want), ids[:3], want[:3]))
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
