@@ -48,19 +48,6 @@ static void print_hints(const struct gpulat_explain *x, const struct gpulat_job 
 		fprintf(out, "      (part of the window is older than the context kept)\n");
 }
 
-static const char *ts_cpu(char *buf, size_t len, uint64_t ts, int cpu)
-{
-	char t[32];
-
-	if (ts == GPULAT_NONE)
-		snprintf(buf, len, "-");
-	else if (cpu >= 0)
-		snprintf(buf, len, "%s [%03d]", gl_fmt_ts(t, sizeof(t), ts), cpu);
-	else
-		snprintf(buf, len, "%s", gl_fmt_ts(t, sizeof(t), ts));
-	return buf;
-}
-
 static int text_explain(const struct gl_run *r, FILE *out)
 {
 	size_t i, n = gpulat_stats_nworst(r->stats), ns = gpulat_stats_nstalls(r->stats), shown;
@@ -77,13 +64,15 @@ static int text_explain(const struct gl_run *r, FILE *out)
 			gl_ring_label(r, j->file, j->dev, j->ring, a, sizeof(a)),
 			j->comm && j->comm[0] ? j->comm : "<...>", j->pid,
 			gpulat_metric_name(r->opts->stats.worst_by),
-			gl_fmt_dur(d, sizeof(d), r->opts->stats.worst_by == GPULAT_M_TOTAL ? j->total :
-				   r->opts->stats.worst_by == GPULAT_M_WAIT ? j->wait :
-				   r->opts->stats.worst_by == GPULAT_M_EXEC ? j->exec :
+			gl_fmt_dur(d, sizeof(d),
+				   r->opts->stats.worst_by == GPULAT_M_TOTAL	? j->total :
+				   r->opts->stats.worst_by == GPULAT_M_WAIT	? j->wait :
+				   r->opts->stats.worst_by == GPULAT_M_EXEC	? j->exec :
 				   r->opts->stats.worst_by == GPULAT_M_HW_QUEUE ? j->hw_queue :
-				   j->dep_wait),
-			ts_cpu(b, sizeof(b), j->ts[GPULAT_ST_QUEUE], j->cpu[GPULAT_ST_QUEUE]),
-			ts_cpu(c, sizeof(c), j->ts[GPULAT_ST_DONE], j->cpu[GPULAT_ST_DONE]));
+										  j->dep_wait),
+			gl_fmt_ts_cpu(b, sizeof(b), j->ts[GPULAT_ST_QUEUE],
+				      j->cpu[GPULAT_ST_QUEUE]),
+			gl_fmt_ts_cpu(c, sizeof(c), j->ts[GPULAT_ST_DONE], j->cpu[GPULAT_ST_DONE]));
 		print_hints(gpulat_diag_job_explain(r->diag, j->seq), j, out);
 	}
 	if (!ns)
@@ -105,8 +94,8 @@ static int text_explain(const struct gl_run *r, FILE *out)
 			snprintf(a, sizeof(a), "ring idle  %s", s->ring ? s->ring : "?");
 		fprintf(out, "  stall %s  %s  %s .. %s\n", a,
 			gl_fmt_dur(d, sizeof(d), s->end_ts - s->start_ts),
-			ts_cpu(b, sizeof(b), s->start_ts, s->start_cpu),
-			ts_cpu(c, sizeof(c), s->end_ts, s->end_cpu));
+			gl_fmt_ts_cpu(b, sizeof(b), s->start_ts, s->start_cpu),
+			gl_fmt_ts_cpu(c, sizeof(c), s->end_ts, s->end_cpu));
 		print_hints(gpulat_diag_stall_explain(r->diag, s), NULL, out);
 	}
 	if (shown < ns)

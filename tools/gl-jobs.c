@@ -25,23 +25,6 @@ int gl_jobs_open(struct gl_run *r)
 /* the text table's columns (fixed widths: the rows are streamed) */
 #define TEXT_ROW "  %-10s  %-20s  %-18s  %9s  %9s  %9s  %9s  %-17s  %-17s  %-17s  %s\n"
 
-static const char *dur(char *buf, size_t len, uint64_t v)
-{
-	if (v == GPULAT_NONE)
-		return "-";
-	return gl_fmt_dur(buf, len, v);
-}
-
-static const char *ts_cpu(char *buf, size_t len, uint64_t ts, int cpu)
-{
-	char tmp[32];
-
-	if (ts == GPULAT_NONE)
-		return "-";
-	snprintf(buf, len, "%s [%03d]", gl_fmt_ts(tmp, sizeof(tmp), ts), cpu);
-	return buf;
-}
-
 static void text_row(struct gl_run *r, const struct gpulat_job *j)
 {
 	char ring[256], proc[256], id[320], t[4][24], ts[3][48];
@@ -53,11 +36,13 @@ static void text_row(struct gl_run *r, const struct gpulat_job *j)
 			 j->pid);
 	fprintf(r->jobs_tmp, TEXT_ROW, gpulat_status_name(j->status),
 		gl_ring_label(r, j->file, j->dev, j->ring, ring, sizeof(ring)), proc,
-		dur(t[0], sizeof(t[0]), j->total), dur(t[1], sizeof(t[1]), j->wait),
-		dur(t[2], sizeof(t[2]), j->hw_queue), dur(t[3], sizeof(t[3]), j->exec),
-		ts_cpu(ts[0], sizeof(ts[0]), j->ts[GPULAT_ST_QUEUE], j->cpu[GPULAT_ST_QUEUE]),
-		ts_cpu(ts[1], sizeof(ts[1]), j->ts[GPULAT_ST_RUN], j->cpu[GPULAT_ST_RUN]),
-		ts_cpu(ts[2], sizeof(ts[2]), j->ts[GPULAT_ST_DONE], j->cpu[GPULAT_ST_DONE]),
+		gl_fmt_dur(t[0], sizeof(t[0]), j->total), gl_fmt_dur(t[1], sizeof(t[1]), j->wait),
+		gl_fmt_dur(t[2], sizeof(t[2]), j->hw_queue),
+		gl_fmt_dur(t[3], sizeof(t[3]), j->exec),
+		gl_fmt_ts_cpu(ts[0], sizeof(ts[0]), j->ts[GPULAT_ST_QUEUE],
+			      j->cpu[GPULAT_ST_QUEUE]),
+		gl_fmt_ts_cpu(ts[1], sizeof(ts[1]), j->ts[GPULAT_ST_RUN], j->cpu[GPULAT_ST_RUN]),
+		gl_fmt_ts_cpu(ts[2], sizeof(ts[2]), j->ts[GPULAT_ST_DONE], j->cpu[GPULAT_ST_DONE]),
 		gpulat_job_identity(id, sizeof(id), j));
 }
 

@@ -32,16 +32,6 @@ static const char *qdur(char *buf, size_t len, const struct gpulat_summary *s, u
 	return buf;
 }
 
-static const char *ts_cpu(char *buf, size_t len, uint64_t ts, int cpu)
-{
-	char tmp[32];
-
-	if (ts == GPULAT_NONE)
-		return "-";
-	snprintf(buf, len, "%s [%03d]", gl_fmt_ts(tmp, sizeof(tmp), ts), cpu);
-	return buf;
-}
-
 /* "comm-pid" like trace-cmd report; "(unknown)" when the queue event was not seen */
 static const char *proc_name(char *buf, size_t len, const char *comm, int pid)
 {
@@ -329,8 +319,10 @@ static int print_rings(const struct gl_run *r, FILE *out)
 			gl_table_cell(&t2, "%s", qdur(q[1], sizeof(q[1]), s, s->p90));
 			gl_table_cell(&t2, "%s", qdur(q[2], sizeof(q[2]), s, s->p99));
 			gl_table_cell(&t2, "%s", s->n ? DUR(q[3], s->max) : "-");
-			gl_table_cell(&t2, "%s", s->n ? ts_cpu(name, sizeof(name), s->max_ts,
-							       s->max_cpu) : "-");
+			gl_table_cell(&t2, "%s",
+				      s->n ? gl_fmt_ts_cpu(name, sizeof(name), s->max_ts,
+							   s->max_cpu) :
+					     "-");
 			gl_ring_label(r, g->file, g->dev, g->ring, name, sizeof(name));
 		}
 	}
@@ -390,8 +382,9 @@ static int print_owners(const struct gl_run *r, FILE *out, enum gpulat_group_kin
 		gl_table_cell(&t, "%s", qdur(q[4], sizeof(q[4]), s, s->p90));
 		gl_table_cell(&t, "%s", qdur(q[5], sizeof(q[5]), s, s->p99));
 		gl_table_cell(&t, "%s", s->n ? DUR(q[6], s->max) : "-");
-		gl_table_cell(&t, "%s", s->n ? ts_cpu(q[0], sizeof(q[0]), s->max_ts, s->max_cpu)
-			      : "-");
+		gl_table_cell(&t, "%s",
+			      s->n ? gl_fmt_ts_cpu(q[0], sizeof(q[0]), s->max_ts, s->max_cpu) :
+				     "-");
 		rows++;
 	}
 	ret = 0;
@@ -421,7 +414,7 @@ static void job_row(const struct gl_run *r, struct gl_table *t, const struct gpu
 	field_cell(t, GPULAT_ROW_JOB, "exec", j);
 	field_cell(t, GPULAT_ROW_JOB, "dep_wait", j);
 	for (st = 0; st < GPULAT_ST__COUNT; st++)
-		gl_table_cell(t, "%s", ts_cpu(buf, sizeof(buf), j->ts[st], j->cpu[st]));
+		gl_table_cell(t, "%s", gl_fmt_ts_cpu(buf, sizeof(buf), j->ts[st], j->cpu[st]));
 }
 
 /* the last column: the job as trace-cmd report and KernelShark name it (issue 16) */
@@ -542,8 +535,8 @@ static int print_stalls(const struct gl_run *r, FILE *out)
 			gl_table_cell(&t, "%s", gpulat_ring_label(a, sizeof(a), s->dev, s->ring));
 		}
 		gl_table_cell(&t, "%s", DUR(a, s->end_ts - s->start_ts));
-		gl_table_cell(&t, "%s", ts_cpu(a, sizeof(a), s->start_ts, s->start_cpu));
-		gl_table_cell(&t, "%s", ts_cpu(a, sizeof(a), s->end_ts, s->end_cpu));
+		gl_table_cell(&t, "%s", gl_fmt_ts_cpu(a, sizeof(a), s->start_ts, s->start_cpu));
+		gl_table_cell(&t, "%s", gl_fmt_ts_cpu(a, sizeof(a), s->end_ts, s->end_cpu));
 	}
 	fprintf(out, "\nStalls longer than %s (%llu; the %zu longest)\n", thr,
 		(unsigned long long)gpulat_stats_stalls_total(r->stats), shown);

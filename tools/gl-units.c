@@ -124,6 +124,20 @@ const char *gl_fmt_dur(char *buf, size_t len, uint64_t ns)
 	return gpulat_fmt_duration(buf, len, ns);
 }
 
+/* "1234.567890 [003]" like trace-cmd report; "-" when not seen, no "[cpu]" for cpu < 0 */
+const char *gl_fmt_ts_cpu(char *buf, size_t len, uint64_t ts, int cpu)
+{
+	char t[32];
+
+	if (ts == GPULAT_NONE)
+		snprintf(buf, len, "-");
+	else if (cpu >= 0)
+		snprintf(buf, len, "%s [%03d]", gl_fmt_ts(t, sizeof(t), ts), cpu);
+	else
+		snprintf(buf, len, "%s", gl_fmt_ts(t, sizeof(t), ts));
+	return buf;
+}
+
 /*
  * A ring as the report names it: with several input files the ring of each
  * file is its own ring (jobs never link across files), "FILE:ring".

@@ -179,6 +179,7 @@ bool gl_filter_miss(const struct gl_run *r, char *buf, size_t len);
 int gl_parse_duration(const char *s, uint64_t *ns);
 int gl_parse_seconds(const char *s, uint64_t *ns);
 const char *gl_fmt_ts(char *buf, size_t len, uint64_t ts);
+const char *gl_fmt_ts_cpu(char *buf, size_t len, uint64_t ts, int cpu);
 int gl_cmp_stall(const void *a, const void *b);	/* gl-text.c */
 const char *gl_fmt_dur(char *buf, size_t len, uint64_t ns);
 const char *gl_ring_label(const struct gl_run *r, int file, const char *dev, const char *ring,

@@ -17,6 +17,7 @@ as submit_gap stalls (same start and end), nothing else: the 60 Hz clients of
 """
 import json
 import statistics
+import re
 import subprocess
 import sys
 
@@ -59,6 +60,15 @@ def main():
         print("FAIL: pid %d: gap of %.3f ms at %d reported as a stall, but the process "
               "kept its pace" % (x[0], (x[2] - x[1]) / 1e6, x[1]))
         bad = True
+    # the text tables show "TS [CPU]" like trace-cmd report, or TS alone when
+    # the event's CPU is unknown (an i915 ring idle ends at no event): never
+    # a negative CPU such as "[-01]"
+    txt = subprocess.run([tool, "-q", "--top", "50", trace], capture_output=True, text=True)
+    for line in txt.stdout.splitlines():
+        if re.search(r"\[-\d+\]", line):
+            print("FAIL: a negative CPU in the text report: %r" % line)
+            bad = True
+            break
     if bad:
         sys.exit(1)
     print("ok: %s: %d processes with a pace, %d submit-gap stalls, each a pause of the "
