@@ -66,8 +66,14 @@ static const char *field_text(char *buf, size_t len, const struct gpulat_field *
 	double d = 0;
 
 	gpulat_field_get(f, obj, &v);
-	if (v.type == GPULAT_V_STR || v.type == GPULAT_V_LIST)
+	if (v.type == GPULAT_V_STR || v.type == GPULAT_V_LIST) {
+		/* a getter may build the string in v.buf, which ends with this call */
+		if (v.s == v.buf) {
+			snprintf(buf, len, "%s", v.buf);
+			return buf;
+		}
 		return v.s;
+	}
 	if (!gpulat_value_number(&v, &d))
 		return "-";
 	switch (gpulat_field_unit(f)) {
