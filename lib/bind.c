@@ -1348,6 +1348,29 @@ int gpulat_binding_decode(struct gpulat_binding *b, struct tep_record *rec,
 	return decode_event(b, bd, rec, ev);
 }
 
+/*
+ * Can gpulat_binding_decode() return non-zero for @rec? False only when it
+ * surely returns 0 (not ours), the same few loads; true when unsure. Only
+ * reads what gpulat_binding_set_context() built, so a reader thread may ask
+ * while another thread decodes (read-par.c).
+ */
+bool gpulat__binding_wants(const struct gpulat_binding *b, const struct tep_record *rec)
+{
+	const struct tep_format_field *ct = b->common_type;
+	uint16_t v16;
+	int id;
+
+	if (!ct || !rec->data)
+		return false;
+	if (!b->ct_u16 || b->idx_partial)
+		return true;
+	if (ct->offset + 2 > rec->size)
+		return false;
+	memcpy(&v16, (const char *)rec->data + ct->offset, sizeof(v16));
+	id = b->swap ? __builtin_bswap16(v16) : v16;
+	return (unsigned int)id < b->nidx && b->idx[id];
+}
+
 /**
  * gpulat__event_def - one entry of GPULAT_EVENTS, for readers without formats
  * @i: index, from 0

@@ -126,6 +126,9 @@ size_t gpulat__qbucket(uint64_t v);
 uint64_t gpulat__qbucket_low(size_t b);
 size_t gpulat__qbuckets(void);
 
+/* bind.c: false when the record surely does not decode (thread safe: read-par.c) */
+bool gpulat__binding_wants(const struct gpulat_binding *b, const struct tep_record *rec);
+
 /* ---- the event list of bind.c (GPULAT_EVENTS), by index ------------------ */
 
 int gpulat__event_def(unsigned int i, const char **sys, const char **name,

@@ -62,6 +62,7 @@ struct rfile {
 	ino_t			ino;
 	enum gpulat__mapped	mapped;
 	struct gpulat__zfile	*z;		/* zstd CPU data read by read-zstd.c */
+	bool			ztried;		/* gpulat__reader_try_zstd() was done */
 };
 
 struct gpulat_reader {
@@ -75,6 +76,8 @@ struct gpulat_reader {
 	gpulat_warn_fn		warn;
 	void			*warn_data;
 	uint64_t		reopen_bytes;	/* 0: never */
+	unsigned int		threads;	/* -j N for one report: <= 1 one thread */
+	unsigned int		threads_used;	/* by the run (read-par.c), 1: one */
 	bool			reopen_forced;	/* set from the environment: no cost check */
 	/* during run */
 	struct gpulat_tracker	*t;
@@ -91,6 +94,12 @@ int gpulat__pread_full(int fd, void *buf, size_t len, uint64_t off);
 struct tracecmd_input *gpulat__open_trace(const char *path, int *stage);
 /* one record of @f: counts, lost windows, decode, tracker, hook; < 0 stops */
 int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec);
+/* its parts for read-par.c, whose threads count the records and their lost windows */
+void gpulat__reader_lost(struct gpulat_reader *r, int tcpu, uint64_t from,
+			 const struct tep_record *rec);
+/* decode (unless damaged), tracker, hook; < 0 stops */
+int gpulat__reader_event(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec,
+			 int tcpu);
 void gpulat__drop_behind(struct rfile *f, struct gpulat__window *w, const void *data);
 
 struct gpulat__zfile *gpulat__zfile_open(struct rfile *f);
@@ -98,6 +107,13 @@ struct tep_record *gpulat__zfile_head(struct gpulat__zfile *z, int cpu);
 void gpulat__zfile_next(struct gpulat__zfile *z, int cpu);
 bool gpulat__zfile_failed(const struct gpulat__zfile *z);
 void gpulat__zfile_close(struct gpulat__zfile *z);
+uint64_t gpulat__zfile_bytes(const struct gpulat__zfile *z, int cpu);
+struct ZSTD_DCtx_s;
+void gpulat__zfile_set_dctx(struct gpulat__zfile *z, int cpu, struct ZSTD_DCtx_s *dctx);
+/* try_zstd() once per file (read-merge.c) */
+void gpulat__reader_try_zstd(struct rfile *f);
+/* every record in time order, read by @r->threads threads (read-par.c); 1: not taken */
+int gpulat__reader_par(struct gpulat_reader *r);
 /* every record of every file in time order; 0, -ENOMEM or a stop code */
 int gpulat__reader_merge(struct gpulat_reader *r);
 

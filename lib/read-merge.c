@@ -157,11 +157,14 @@ static bool same_record(const struct tep_record *a, const struct tep_record *b, 
  * start every CPU on the very record libtracecmd starts it on, else the
  * file is read by libtracecmd.
  */
-static void try_zstd(struct rfile *f)
+void gpulat__reader_try_zstd(struct rfile *f)
 {
 	const char *env = getenv("GPULAT_ZSTD_READER");
 	int cpu;
 
+	if (f->ztried)
+		return;
+	f->ztried = true;
 	if (env && !strcmp(env, "0"))
 		return;
 	f->z = gpulat__zfile_open(f);
@@ -196,7 +199,7 @@ static int merge_init(struct gpulat_reader *r, struct merge *m)
 	for (i = 0; i < r->n; i++) {
 		struct rfile *f = &r->f[i];
 
-		try_zstd(f);
+		gpulat__reader_try_zstd(f);
 		for (cpu = 0; cpu < f->cpus; cpu++) {
 			struct stream *s = &m->s[m->ns];
 
@@ -263,6 +266,12 @@ int gpulat__reader_merge(struct gpulat_reader *r)
 	struct merge m = { 0 };
 	int i, ret = 0;
 
+	/* -j N: zstd files are read by threads (read-par.c); 1: not taken */
+	ret = gpulat__reader_par(r);
+	if (ret != 1)
+		return ret;
+	ret = 0;
+	r->threads_used = 1;
 	if (merge_init(r, &m)) {
 		ret = -ENOMEM;
 		goto out;

@@ -71,6 +71,9 @@ struct zcpu {
 	uint64_t		vbase;		/* offset of blk.out[0] in the CPU's data */
 	bool			loaded;		/* a page is in the kbuffer */
 	bool			have;		/* rec is the head */
+	bool			failed;		/* a chunk could not be read */
+	uint64_t		bytes;		/* of the CPU's data in the file */
+	ZSTD_DCtx		*dctx;		/* z->dctx, or a reader thread's (read-par.c) */
 	struct kbuffer		*kbuf;
 	struct tep_record	rec;
 };
@@ -83,7 +86,6 @@ struct gpulat__zfile {
 	int			page_size;
 	int			ncpu;
 	struct zcpu		*cpu;		/* indexed by CPU number */
-	bool			failed;
 };
 
 /* @len bytes at @off of @fd: 0, or -1 (error or end of file); also read-check.c */
@@ -111,9 +113,9 @@ static uint64_t num(struct gpulat__zfile *z, const void *p, int n)
 }
 
 /* one zstd frame of @zsize bytes at @src into exactly @size bytes at @dst */
-static int unzstd(struct gpulat__zfile *z, void *dst, size_t size, const void *src, size_t zsize)
+static int unzstd(ZSTD_DCtx *dctx, void *dst, size_t size, const void *src, size_t zsize)
 {
-	size_t r = ZSTD_decompressDCtx(z->dctx, dst, size, src, zsize);
+	size_t r = ZSTD_decompressDCtx(dctx, dst, size, src, zsize);
 
 	return ZSTD_isError(r) || r != size ? -1 : 0;
 }
@@ -133,7 +135,7 @@ static int grow(unsigned char **buf, size_t *cap, size_t need)
 }
 
 /* the compressed block at @off (u32 compressed size, u32 size, a frame) into b->out */
-static int read_block(struct gpulat__zfile *z, uint64_t off, struct zblock *b)
+static int read_block(struct gpulat__zfile *z, ZSTD_DCtx *dctx, uint64_t off, struct zblock *b)
 {
 	unsigned char hdr[8];
 
@@ -146,7 +148,7 @@ static int read_block(struct gpulat__zfile *z, uint64_t off, struct zblock *b)
 	if (grow(&b->zbuf, &b->zcap, b->zsize) || grow(&b->out, &b->cap, b->size) ||
 	    gpulat__pread_full(z->fd, b->zbuf, b->zsize, off + sizeof(hdr)))
 		return -1;
-	return unzstd(z, b->out, b->size, b->zbuf, b->zsize);
+	return unzstd(dctx, b->out, b->size, b->zbuf, b->zsize);
 }
 
 /* a section header at @off: u16 id, u16 flags, s32 description, u64 size */
@@ -176,7 +178,7 @@ static int read_options(struct gpulat__zfile *z, uint64_t off, struct zblock *b)
 		return -1;
 	off += 16;
 	if (flags & SEC_FL_COMPRESS)
-		return read_block(z, off, b);
+		return read_block(z, z->dctx, off, b);
 	/* plain: the options follow, as many bytes as the section says */
 	if (!ssize || ssize > MAX_META || grow(&b->out, &b->cap, ssize) ||
 	    gpulat__pread_full(z->fd, b->out, ssize, off))
@@ -223,6 +225,7 @@ static int parse_buffer(struct gpulat__zfile *z, const unsigned char *d, size_t 
 		if (!size)
 			continue;
 		z->cpu[id].next_off = off;
+		z->cpu[id].bytes = size;
 	}
 	return 0;
 }
@@ -322,7 +325,7 @@ static int load_chunk(struct gpulat__zfile *z, struct zcpu *c)
 	if (!c->chunks_left)
 		return 0;
 	/* libtracecmd reads whole pages: a chunk holds a whole number of them */
-	if (read_block(z, c->next_off, &c->blk) || c->blk.size % (uint32_t)z->page_size)
+	if (read_block(z, c->dctx, c->next_off, &c->blk) || c->blk.size % (uint32_t)z->page_size)
 		return -1;
 	c->vbase += c->plen;
 	c->plen = c->blk.size;
@@ -336,7 +339,8 @@ static int load_chunk(struct gpulat__zfile *z, struct zcpu *c)
  * Make c->rec the CPU's next record, as tracecmd_peek_data() would; false
  * at the end of the CPU's data. A page whose header is bad ends the CPU, as
  * in libtracecmd; a chunk that cannot be read or decompressed also sets
- * z->failed.
+ * c->failed. Only @c is written: each CPU may be advanced by a thread of
+ * its own (read-par.c), with c->dctx.
  */
 static bool advance(struct gpulat__zfile *z, struct zcpu *c)
 {
@@ -351,13 +355,13 @@ static bool advance(struct gpulat__zfile *z, struct zcpu *c)
 				r = load_chunk(z, c);
 				if (r <= 0) {
 					if (r < 0)
-						z->failed = true;
+						c->failed = true;
 					return false;
 				}
 			}
 			/* a damaged page header would send kbuffer past the chunk */
 			if (!gpulat__page_ok(z->tep, c->blk.out + c->ppos, z->page_size)) {
-				z->failed = true;
+				c->failed = true;
 				return false;
 			}
 			kbuffer_load_subbuffer(c->kbuf, c->blk.out + c->ppos);
@@ -415,14 +419,16 @@ struct gpulat__zfile *gpulat__zfile_open(struct rfile *f)
 	z->dctx = ZSTD_createDCtx();
 	if (z->fd < 0 || !z->cpu || !z->dctx)
 		goto fail;
-	for (i = 0; i < z->ncpu; i++)
+	for (i = 0; i < z->ncpu; i++) {
 		z->cpu[i].id = -1;
+		z->cpu[i].dctx = z->dctx;
+	}
 	if (parse_options(z, tracecmd_get_options_offset(f->h), &fly) || init_cpus(z, fly))
 		goto fail;
 	for (i = 0; i < z->ncpu; i++) {
 		if (z->cpu[i].kbuf)
 			advance(z, &z->cpu[i]);
-		if (z->failed)
+		if (z->cpu[i].failed)
 			goto fail;
 	}
 	return z;
@@ -449,7 +455,29 @@ void gpulat__zfile_next(struct gpulat__zfile *z, int cpu)
 /* whether some chunk could not be read or decompressed */
 bool gpulat__zfile_failed(const struct gpulat__zfile *z)
 {
-	return z->failed;
+	int i;
+
+	for (i = 0; i < z->ncpu; i++) {
+		if (z->cpu[i].failed)
+			return true;
+	}
+	return false;
+}
+
+/* bytes of the CPU's compressed data (0: none), to share CPUs among threads */
+uint64_t gpulat__zfile_bytes(const struct gpulat__zfile *z, int cpu)
+{
+	return cpu >= 0 && cpu < z->ncpu ? z->cpu[cpu].bytes : 0;
+}
+
+/*
+ * decompress the CPU's chunks with @dctx (a thread's own; NULL: the file's)
+ * from now on; the caller keeps @dctx until it closes @z or sets another
+ */
+void gpulat__zfile_set_dctx(struct gpulat__zfile *z, int cpu, ZSTD_DCtx *dctx)
+{
+	if (cpu >= 0 && cpu < z->ncpu)
+		z->cpu[cpu].dctx = dctx ? dctx : z->dctx;
 }
 
 void gpulat__zfile_close(struct gpulat__zfile *z)

@@ -374,29 +374,22 @@ void gpulat_reader_set_warn(struct gpulat_reader *r, gpulat_warn_fn fn, void *da
 	}
 }
 
-int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec)
+/* a lost-events window on tracker cpu @tcpu from @from to @rec */
+void gpulat__reader_lost(struct gpulat_reader *r, int tcpu, uint64_t from,
+			 const struct tep_record *rec)
+{
+	uint64_t count = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
+
+	r->c.lost_events += count;
+	r->c.lost_gaps++;
+	if (r->t)
+		gpulat_tracker_lost_range(r->t, tcpu, from, rec->ts, count);
+}
+
+int gpulat__reader_event(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec, int tcpu)
 {
 	struct gpulat_event ev;
-	int ret, tcpu;
-
-	r->c.events++;
-	if (r->first_ts == GPULAT_NONE || rec->ts < r->first_ts)
-		r->first_ts = rec->ts;
-	if (r->last_ts == GPULAT_NONE || rec->ts > r->last_ts)
-		r->last_ts = rec->ts;
-	tcpu = f->cpu_base + rec->cpu;
-
-	if (rec->missed_events) {
-		uint64_t count = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
-		uint64_t from = (rec->cpu >= 0 && rec->cpu < f->cpus) ? f->cpu_last[rec->cpu] : 0;
-
-		r->c.lost_events += count;
-		r->c.lost_gaps++;
-		if (r->t)
-			gpulat_tracker_lost_range(r->t, tcpu, from, rec->ts, count);
-	}
-	if (rec->cpu >= 0 && rec->cpu < f->cpus)
-		f->cpu_last[rec->cpu] = rec->ts;
+	int ret;
 
 	/* a length beyond the record's page is damage: never decoded (bounds.c) */
 	ret = gpulat_record_bytes(rec, f->page_size) ? gpulat_binding_decode(f->b, rec, &ev) : -1;
@@ -426,6 +419,27 @@ int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_r
 		}
 	}
 	return 0;
+}
+
+int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec)
+{
+	uint64_t from;
+	int tcpu;
+
+	r->c.events++;
+	if (r->first_ts == GPULAT_NONE || rec->ts < r->first_ts)
+		r->first_ts = rec->ts;
+	if (r->last_ts == GPULAT_NONE || rec->ts > r->last_ts)
+		r->last_ts = rec->ts;
+	tcpu = f->cpu_base + rec->cpu;
+
+	if (rec->missed_events) {
+		from = (rec->cpu >= 0 && rec->cpu < f->cpus) ? f->cpu_last[rec->cpu] : 0;
+		gpulat__reader_lost(r, tcpu, from, rec);
+	}
+	if (rec->cpu >= 0 && rec->cpu < f->cpus)
+		f->cpu_last[rec->cpu] = rec->ts;
+	return gpulat__reader_event(r, f, rec, tcpu);
 }
 
 /**
@@ -489,6 +503,32 @@ int gpulat_reader_run(struct gpulat_reader *r, struct gpulat_tracker *t,
 		rwarn(r, line);
 	}
 	return 0;
+}
+
+/**
+ * gpulat_reader_set_threads - read with @n threads (-j N for one report)
+ * @r: reader, before gpulat_reader_run()
+ * @n: threads decoding; 0 or 1: the calling thread alone
+ *
+ * Only files read-zstd.c reads (zstd-compressed, trace-cmd's default) are
+ * shared among threads (lib/read-par.c); when a file is not, every file is
+ * read on the calling thread. Events reach the tracker and the hook on the
+ * calling thread, in the same order as with one thread.
+ */
+void gpulat_reader_set_threads(struct gpulat_reader *r, unsigned int n)
+{
+	r->threads = n;
+}
+
+/**
+ * gpulat_reader_threads - threads the run decoded with
+ * @r: reader
+ *
+ * Return: 1 for the calling thread alone, 0 before gpulat_reader_run().
+ */
+unsigned int gpulat_reader_threads(const struct gpulat_reader *r)
+{
+	return r->threads_used;
 }
 
 /**

@@ -68,6 +68,8 @@ int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, s
 	so.gpu_irq_name = o->gpu_irq_name;
 	so.msg = gl_msg;
 	so.msg_data = r;
+	/* -j N: threads for this report; --each runs one report per process */
+	so.threads = o->each ? 1 : o->njobs ? o->njobs : gl_each_default_jobs();
 
 	r->session = gpulat_session_new(&so);
 	if (!r->session)

@@ -387,7 +387,7 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 			break;
 		case 'j':
 			if (gl_each_parse_jobs(optarg, &o->njobs) < 0)
-				return bad_opt("-j", optarg, "expected 1-1024 processes");
+				return bad_opt("-j", optarg, "expected 1-1024");
 			break;
 		case ':':
 			fprintf(stderr, "%s: option '%s' needs a value (see --help)\n", GL_NAME,

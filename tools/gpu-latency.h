@@ -97,7 +97,7 @@ struct gl_opts {
 	bool		frames;		/* --frames */
 	bool		threshold_given;	/* --threshold: no refresh-interval default */
 	bool each; /* --each (gl-each.c) */
-	unsigned int njobs; /* -j N, 0 = the CPUs available */
+	unsigned int njobs; /* -j N: --each processes, else read threads; 0 = the CPUs */
 };
 
 /*

@@ -89,6 +89,9 @@ struct gpulat_reader_counts {
 };
 
 void gpulat_reader_counts(const struct gpulat_reader *r, struct gpulat_reader_counts *c);
+/* -j N: @n threads decode zstd files (lib/read-par.c); 0/1 one thread */
+void gpulat_reader_set_threads(struct gpulat_reader *r, unsigned int n);
+unsigned int gpulat_reader_threads(const struct gpulat_reader *r);
 /* first and last timestamp of ANY record; GPULAT_NONE before run or if empty */
 void gpulat_reader_span(const struct gpulat_reader *r, uint64_t *first_ts, uint64_t *last_ts);
 /* era of the first file with GPU events */

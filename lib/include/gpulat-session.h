@@ -132,6 +132,8 @@ struct gpulat_session_opts {
 	/* the error channel */
 	gpulat_msg_fn	msg;
 	void		*msg_data;
+	/* trace.dat input: threads decoding zstd files (lib/read-par.c); 0, 1: one */
+	unsigned int	threads;
 };
 
 void gpulat_session_opts_init_sz(struct gpulat_session_opts *o, size_t sz);
