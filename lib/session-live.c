@@ -286,6 +286,30 @@ int gpulat_session_push_page(struct gpulat_session *s, int cpu, const void *page
 	return 0;
 }
 
+/* bind.c's event list is the one place that knows them; irq, sched, ... included */
+size_t gpulat_session_live_systems(const char **v, size_t n)
+{
+	enum gpulat_kind kind;
+	const char *sys, *name;
+	unsigned int i;
+	size_t k = 0, stored = 0, j;
+
+	for (i = 0; gpulat__event_def(i, &sys, &name, &kind) == 0; i++) {
+		for (j = 0; j < stored; j++)
+			if (!strcmp(v[j], sys))
+				break;
+		if (j < stored)
+			continue;
+		/* too short: a name not stored may be counted twice (still >= @n) */
+		if (stored + 1 < n)
+			v[stored++] = sys;
+		k++;
+	}
+	if (n)
+		v[stored] = NULL;
+	return k;
+}
+
 static int cmp_item(const void *a, const void *b)
 {
 	const struct lv_item *x = a, *y = b;

@@ -49,7 +49,7 @@
 #define W_PAGES_MAX	4096		/* raw pages kept per CPU for --save-dir */
 #define W_TICK_NS	100000000ULL	/* read every 100 ms */
 #define W_BUFFER_KB	4096		/* instance buffer per CPU */
-
+#define W_SYSTEMS_MAX	64 /* event systems the pipeline reads */
 
 static volatile sig_atomic_t w_stop;
 
@@ -152,21 +152,43 @@ static int check_tracefs(struct watch *w)
 /* ------------------------------------------------------------------------ */
 /* the instance                                                               */
 
+/*
+ * Systems enabled event by event: the context the diagnosis reads of them
+ * (and amdgpu's job events, not its many buffer-object ones). Every other
+ * system the pipeline reads (gpulat_session_live_systems()) is enabled whole.
+ */
 static const struct {
 	const char	*sys;
-	const char	*event;		/* NULL: the whole system */
+	const char	*event;
 } w_events[] = {
-	{ "gpu_scheduler", NULL }, { "gpu_sched", NULL }, { "dma_fence", NULL },
 	{ "amdgpu", "amdgpu_cs_ioctl" }, { "amdgpu", "amdgpu_sched_run_job" },
-	{ "amdgpu", "amdgpu_iv" },
-	{ "irq", "irq_handler_entry" }, { "irq", "irq_handler_exit" },
-	{ "irq", "softirq_entry" }, { "irq", "softirq_exit" },
-	{ "sched", "sched_switch" }, { "sched", "sched_waking" },
-	{ "power", "cpu_frequency" },
+	{ "amdgpu", "amdgpu_iv" },	 { "irq", "irq_handler_entry" },
+	{ "irq", "irq_handler_exit" },	 { "irq", "softirq_entry" },
+	{ "irq", "softirq_exit" },	 { "sched", "sched_switch" },
+	{ "sched", "sched_waking" },	 { "power", "cpu_frequency" },
 };
+
+static bool by_event(const char *sys)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(w_events) / sizeof(w_events[0]); i++)
+		if (!strcmp(w_events[i].sys, sys))
+			return true;
+	return false;
+}
+
+static bool has_system(const struct watch *w, const char *sys)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/events/%s", w->dir, sys);
+	return is_dir(path);
+}
 
 static int instance_start(struct watch *w)
 {
+	const char *sys[W_SYSTEMS_MAX];
 	size_t i;
 	int enabled = 0;
 
@@ -183,16 +205,17 @@ static int instance_start(struct watch *w)
 	}
 	tracefs_trace_off(w->inst);
 	tracefs_instance_set_buffer_size(w->inst, W_BUFFER_KB, -1);
-	for (i = 0; i < sizeof(w_events) / sizeof(w_events[0]); i++) {
-		char path[4096];
-
-		snprintf(path, sizeof(path), "%s/events/%s", w->dir, w_events[i].sys);
-		if (!is_dir(path))
+	gpulat_session_live_systems(sys, W_SYSTEMS_MAX);
+	for (i = 0; sys[i]; i++) {
+		if (by_event(sys[i]) || !has_system(w, sys[i]))
 			continue;
-		if (tracefs_event_enable(w->inst, w_events[i].sys, w_events[i].event) == 0 &&
-		    (!strcmp(w_events[i].sys, "gpu_scheduler") || !strcmp(w_events[i].sys, "gpu_sched")))
+		if (tracefs_event_enable(w->inst, sys[i], NULL) == 0 &&
+		    (!strcmp(sys[i], "gpu_scheduler") || !strcmp(sys[i], "gpu_sched")))
 			enabled++;
 	}
+	for (i = 0; i < sizeof(w_events) / sizeof(w_events[0]); i++)
+		if (has_system(w, w_events[i].sys))
+			tracefs_event_enable(w->inst, w_events[i].sys, w_events[i].event);
 	if (!enabled) {
 		fprintf(stderr, "%s: cannot enable the gpu_scheduler events in the instance %s: %s\n",
 			GL_NAME, w->name, strerror(errno));
@@ -347,27 +370,25 @@ static int write_cpu_file(const char *path, const struct w_cpu *c, int page_size
 }
 
 /* formats of the systems we record (not all ~2000 of the kernel: slow to copy) */
-static struct tracecmd_event_list *event_globs(struct tracecmd_event_list *v, size_t n)
+static struct tracecmd_event_list *event_globs(struct tracecmd_event_list *v, char (*glob)[64],
+					       size_t n)
 {
-	static const char * const globs[] = {
-		"gpu_scheduler/*", "gpu_sched/*", "dma_fence/*", "amdgpu/*", "irq/*", "sched/*",
-		"power/*",
-	};
-	size_t i, k = 0;
+	const char *sys[W_SYSTEMS_MAX];
+	size_t i;
 
-	for (i = 0; i < sizeof(globs) / sizeof(globs[0]) && k < n; i++) {
-		v[k].glob = globs[i];
-		v[k].next = NULL;
-		if (k)
-			v[k - 1].next = &v[k];
-		k++;
+	gpulat_session_live_systems(sys, W_SYSTEMS_MAX);
+	for (i = 0; sys[i] && i < n; i++) {
+		snprintf(glob[i], sizeof(glob[i]), "%s/*", sys[i]);
+		v[i].glob = glob[i];
+		v[i].next = i + 1 < n && sys[i + 1] ? &v[i + 1] : NULL;
 	}
 	return v;
 }
 
 static int save_trace(struct watch *w, char *out, size_t outlen)
 {
-	struct tracecmd_event_list globs[8];
+	struct tracecmd_event_list globs[W_SYSTEMS_MAX];
+	char glob[W_SYSTEMS_MAX][64];
 	char tmpdir[] = "/tmp/gpu-latency-watch-XXXXXX";
 	struct tracecmd_output *h;
 	char **files;
@@ -404,7 +425,8 @@ static int save_trace(struct watch *w, char *out, size_t outlen)
 			/* no kallsyms: GPU events need none, and it is most of the file */
 			if (tracecmd_output_set_trace_dir(h, w->dir) ||
 			    tracecmd_output_set_kallsyms(h, "/dev/null") ||
-			    tracecmd_output_write_headers(h, event_globs(globs, 8)) ||
+			    tracecmd_output_write_headers(h, event_globs(globs, glob,
+									 W_SYSTEMS_MAX)) ||
 			    tracecmd_write_cmdlines(h) ||
 			    tracecmd_append_cpu_data(h, w->ncpus, files))
 				ret = -EIO;
@@ -601,11 +623,12 @@ static int new_session(struct watch *w)
 
 static int setup_reading(struct watch *w)
 {
-	const char *systems[] = { "gpu_scheduler", "gpu_sched", "dma_fence", "amdgpu", "irq",
-				  "sched", "power", NULL };
+	const char *systems[W_SYSTEMS_MAX];
 	struct gpulat_live_opts lo = { .sz = sizeof(lo) };
 	int c;
 
+	/* the formats of every system the pipeline reads (xe, i915, drm too) */
+	gpulat_session_live_systems(systems, W_SYSTEMS_MAX);
 	w->tep = tracefs_local_events_system(w->dir, systems);
 	if (!w->tep) {
 		fprintf(stderr, "%s: cannot read the event formats in %s/events: %s\n", GL_NAME,

@@ -297,6 +297,14 @@ struct gpulat_live_interval {
 	uint64_t last_ts;
 };
 
+/*
+ * The event systems the pipeline reads, for a live reader to load the formats
+ * of (tracefs_local_events_system()): up to @n - 1 names into @v (caller's
+ * storage, static strings), NULL-terminated when @n > 0.
+ * Return: how many there are (as snprintf: >= @n means @v was too short).
+ */
+size_t gpulat_session_live_systems(const char **v, size_t n);
+
 /* Return: 0 or -errno (-EBUSY: other input given). @lo may be NULL. */
 int gpulat_session_live_pages(struct gpulat_session *s, struct tep_handle *tep,
 			      const struct gpulat_live_opts *lo);

@@ -3,7 +3,7 @@
 """cross_test.py: every front end gives the same jobs for one trace.
 
   cross_test.py --cli TOOL --trace-cmd TRACE_CMD --plugin-dir DIR [--kshark LAUNCHER]
-                TRACE.dat REFERENCE.json
+                [--watch WATCH_REPLAY --work DIR] TRACE.dat REFERENCE.json
 
 REFERENCE is the generator's truth file (NAME.truth.json, computed from its own
 scenario) or a real capture's hand-checked facts (NAME.facts.json, per-job stage
@@ -20,6 +20,12 @@ Then, for the same trace:
   kshark   `gpu-kshark --list`: ring rows (label, jobs) and the total; every
            row with jobs must be in the session the launcher writes (else
            KernelShark would not show it).
+  watch    --watch's input path (lib/session-live.c as tools/gl-watch.c feeds
+           it): the trace's own ring-buffer pages and formats, copied out of
+           the file by datpages.py into a tracefs lookalike under --work,
+           pushed page by page with a flush per tick by `watch-replay`, one
+           interval; its rows carry jobs, complete, incomplete, lost and
+           wait/exec/total p50 and max in ns.
 Each front end must name every ring with the canonical label (`dev/ring`, or
 `ring` when the era carries no device) and match the reference number for
 number; the front ends are also compared with each other so that a message
@@ -29,8 +35,11 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+
+import datpages
 
 failures = []
 
@@ -215,6 +224,39 @@ def kshark_rings(launcher, dat):
     return rings
 
 
+def watch_rings(prog, trace_cmd, work, dat):
+    raw = os.path.join(work, os.path.basename(os.path.dirname(dat)) + '-' +
+                       os.path.basename(dat)[:-4])
+    shutil.rmtree(raw, ignore_errors=True)
+    try:
+        datpages.pages(trace_cmd, dat, raw)
+    except (ValueError, OSError) as e:
+        fail('watch: %s: pages: %s' % (dat, e))
+        return None
+    out = run([prog, raw])
+    if out is None:
+        return None
+    shutil.rmtree(raw, ignore_errors=True)
+    lines = out.splitlines()
+    if not lines or not lines[0].startswith('watch-replay: '):
+        fail('watch: first line %r' % lines[:1])
+        return None
+    rings = {}
+    for ln in lines[1:]:
+        w = ln.split()
+        if len(w) != 19 or w[0] != 'ring':
+            fail('watch: line %r' % ln)
+            continue
+        row = {w[k]: int(w[k + 1]) for k in (2, 4, 6, 8)}
+        for k in (10, 13, 16):
+            row[w[k]] = None if w[k + 1] == '-' else {'p50': int(w[k + 1]),
+                                                      'max': int(w[k + 2])}
+        if w[1] in rings:
+            fail('watch: ring %s twice' % w[1])
+        rings[w[1]] = row
+    return rings
+
+
 # ---- comparison ------------------------------------------------------------
 
 def compare(name, got, ref, keys):
@@ -235,6 +277,8 @@ def main():
     ap.add_argument('--trace-cmd', required=True)
     ap.add_argument('--plugin-dir', required=True)
     ap.add_argument('--kshark')
+    ap.add_argument('--watch')
+    ap.add_argument('--work')
     ap.add_argument('trace')
     ap.add_argument('reference')
     a = ap.parse_args()
@@ -248,6 +292,9 @@ def main():
     }
     if a.kshark:
         fronts['kshark'] = (kshark_rings(a.kshark, a.trace), ('jobs',))
+    if a.watch:
+        fronts['watch'] = (watch_rings(a.watch, a.trace_cmd, a.work, a.trace),
+                           ('jobs', 'complete', 'incomplete', 'lost', 'wait', 'exec', 'total'))
     cli = fronts['cli'][0]
     if lossy and fronts['plugin'][0] is not None:
         # A libtraceevent plugin sees only its own events: a ring-buffer
