@@ -11,22 +11,9 @@ usage: check_fields.py TOOL DOC TRACE...
 """
 import json
 import re
-import subprocess
 import sys
 
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(f"{'ok' if cond else 'FAIL'}: {name}")
-    if not cond:
-        if detail:
-            print("      " + str(detail)[:2000])
-        failures.append(name)
-
-
-def run(tool, args):
-    return subprocess.run([tool] + args, capture_output=True, text=True, timeout=120)
+from tcheck import check, finish, run
 
 
 def parse_fields(text):
@@ -137,10 +124,7 @@ def main():
         check(f"{trace}: --csv --jobs header == job fields",
               p.stdout.splitlines()[0] == want, f"{p.stdout.splitlines()[0]} != {want}")
 
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import re
 
-failures = []
+from tcheck import check, finish, run
 
 CSV_HEADER = ("group,dev,ring,pid,comm,client_id,jobs,complete,incomplete,lost,busy_ns,"
               "busy_pct,max_depth,avg_depth,hangs,start_measured,done_late,exec_measured,"
@@ -36,18 +36,6 @@ CSV_JOBS_HEADER = ("index,dev,ring,pid,comm,client_id,id,fence_ptr,fence_ctx,fen
                    "lost_stages,hang")
 CSV_COMPARE_HEADER = "dev,ring,metric,stat,base,current,delta,delta_pct"
 TS_CPU = re.compile(r"\b\d+\.\d{6} \[\d{3}\]")
-
-
-def check(name, cond, detail=""):
-    print(f"{'ok' if cond else 'FAIL'}: {name}")
-    if not cond:
-        if detail:
-            print("      " + str(detail).replace("\n", "\n      ")[:2000])
-        failures.append(name)
-
-
-def run(tool, args, cwd=None):
-    return subprocess.run([tool] + args, capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
 def js(tool, args):
@@ -359,10 +347,7 @@ def main():
     test_gates(tool, steady, t_steady, two)
     test_gates(tool, hang, t_hang, two)
 
-    if failures:
-        print(f"{len(failures)} problem(s)")
-        return 1
-    return 0
+    return finish("problem(s)")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-failures = []
+from tcheck import check, finish
 
 
 def run(argv, path, env_extra=None, cwd=None):
@@ -24,14 +24,6 @@ def run(argv, path, env_extra=None, cwd=None):
     if env_extra:
         env.update(env_extra)
     return subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd, timeout=30)
-
-
-def check(name, cond, detail=""):
-    print(f"{'ok' if cond else 'FAIL'}: {name}")
-    if not cond:
-        if detail:
-            print("      " + detail.replace("\n", "\n      "))
-        failures.append(name)
 
 
 def find_real(front):
@@ -120,10 +112,7 @@ def main():
     check("too many fronts: exit 127 with a message",
           a.returncode == 127 and "fronts" in a.stderr, f"rc {a.returncode} {a.stderr}")
 
-    if failures:
-        print(f"{len(failures)} problem(s)")
-        return 1
-    return 0
+    return finish("problem(s)")
 
 
 if __name__ == "__main__":

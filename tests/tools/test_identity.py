@@ -9,23 +9,11 @@ the generator's truth (fence_ctx:fence_seqno on 6.17+, job=RING#ID plus the
 usage: test_identity.py TOOL SAMPLES
 """
 import json
-import subprocess
 import sys
 
-failures = []
+from tcheck import check, finish, run
+
 M = (1 << 64) - 1
-
-
-def check(name, cond, detail=""):
-    print(f"{'ok' if cond else 'FAIL'}: {name}")
-    if not cond:
-        if detail:
-            print("      " + str(detail)[:2000])
-        failures.append(name)
-
-
-def run(tool, args):
-    return subprocess.run([tool] + args, capture_output=True, text=True, timeout=120)
 
 
 def handle(p):
@@ -85,10 +73,7 @@ def main():
             want = sorted(identity(j, era617) for j in truth["jobs"])
             check(f"{name}: --jobs text lists the {len(want)} jobs of the truth by identity",
                   ids == want, (len(ids), len(want), ids[:3], want[:3]))
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

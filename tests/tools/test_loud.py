@@ -8,22 +8,9 @@ Each check failed on the code before the change (no warning, no headline).
 usage: test_loud.py TOOL SAMPLES
 """
 import json
-import subprocess
 import sys
 
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(f"{'ok' if cond else 'FAIL'}: {name}")
-    if not cond:
-        if detail:
-            print("      " + str(detail)[:2000])
-        failures.append(name)
-
-
-def run(tool, args):
-    return subprocess.run([tool] + args, capture_output=True, text=True, timeout=120)
+from tcheck import check, finish, run
 
 
 def fmt_ts(ns):
@@ -108,10 +95,7 @@ def main():
     p = run(tool, ["--fail-if", "stopped>0", f"{s}/steady.dat"])
     check("--fail-if 'stopped>0' passes on steady.dat", p.returncode == 0, p.stderr)
 
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -6,22 +6,9 @@ on the code before the fix (checked by hand against the old binary).
 usage: test_trust.py TOOL SAMPLES
 """
 import json
-import subprocess
 import sys
 
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(f"{'ok' if cond else 'FAIL'}: {name}")
-    if not cond:
-        if detail:
-            print("      " + str(detail)[:2000])
-        failures.append(name)
-
-
-def run(tool, args):
-    return subprocess.run([tool] + args, capture_output=True, text=True, timeout=120)
+from tcheck import check, finish, run
 
 
 def main():
@@ -113,10 +100,7 @@ def main():
     check("text header span follows --start/--end",
           span and span[0].split()[1:4] == ["6.000000", "-", "6.100000"], span)
 
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":
