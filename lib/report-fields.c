@@ -6,6 +6,7 @@
  * fields is the order of its JSON members and CSV columns (lists last in CSV):
  * both are stable interfaces, so add new fields at the end of a row type.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,10 +51,30 @@ static void v_dbl(struct gpulat_value *v, double x)
 	v->d = x;
 }
 
+/* a string the row owns (lives as long as the row) */
 static void v_str(struct gpulat_value *v, const char *s)
 {
 	v->type = s ? GPULAT_V_STR : GPULAT_V_NULL;
-	v->s = s;
+	v->sref_ = s;
+}
+
+/* a string built in the value's own buffer: gpulat_value_str() finds it */
+static void v_built(struct gpulat_value *v, enum gpulat_vtype type, const char *s)
+{
+	v->type = type;
+	v->sref_ = s == v->buf ? NULL : s;
+}
+
+/* @name appended to the '|'-separated list in the value's buffer */
+static void v_list_add(struct gpulat_value *v, size_t *off, const char *name)
+{
+	int n;
+
+	if (*off >= sizeof(v->buf))
+		return;
+	n = snprintf(v->buf + *off, sizeof(v->buf) - *off, "%s%s", *off ? "|" : "", name);
+	if (n > 0)
+		*off += (size_t)n;
 }
 
 static void v_bool(struct gpulat_value *v, bool b)
@@ -69,8 +90,7 @@ static void v_addr(struct gpulat_value *v, uint64_t p)
 		return;
 	}
 	snprintf(v->buf, sizeof(v->buf), "0x%llx", (unsigned long long)p);
-	v->type = GPULAT_V_STR;
-	v->s = v->buf;
+	v_built(v, GPULAT_V_STR, v->buf);
 }
 
 static void v_null(struct gpulat_value *v)
@@ -112,7 +132,7 @@ U64_GET(t_idle_gaps, gpulat_stats_idle_gaps(TR(o)->stats))
 static void t_headlines(const void *o, struct gpulat_value *v)
 {
 	v->type = GPULAT_V_LIST;
-	v->s = gpulat__report_headline_list(TR(o));
+	v->sref_ = gpulat__report_headline_list(TR(o));
 }
 U64_GET(t_threshold, TR(o)->stall_threshold_ns)
 
@@ -429,8 +449,7 @@ static void j_done_timing(const void *o, struct gpulat_value *v)
 /* gpulat_job_identity(), the one definition of how a job is named */
 static void j_identity(const void *o, struct gpulat_value *v)
 {
-	v->type = GPULAT_V_STR;
-	v->s = gpulat_job_identity(v->buf, sizeof(v->buf), JB(o));
+	v_built(v, GPULAT_V_STR, gpulat_job_identity(v->buf, sizeof(v->buf), JB(o)));
 }
 
 static void j_hang(const void *o, struct gpulat_value *v)
@@ -442,11 +461,9 @@ static void j_hang(const void *o, struct gpulat_value *v)
 	for (i = 0; gpulat_hang_name(i); i++) {
 		if (!(JB(o)->hang & (1u << i)))
 			continue;
-		off += (size_t)snprintf(v->buf + off, sizeof(v->buf) - off, "%s%s", off ? "|" : "",
-					gpulat_hang_name(i));
+		v_list_add(v, &off, gpulat_hang_name(i));
 	}
-	v->type = GPULAT_V_LIST;
-	v->s = v->buf;
+	v_built(v, GPULAT_V_LIST, v->buf);
 }
 
 static void j_job_count(const void *o, struct gpulat_value *v)
@@ -468,11 +485,9 @@ static void j_lost_stages(const void *o, struct gpulat_value *v)
 	for (st = 0; st < GPULAT_ST__COUNT; st++) {
 		if (!(JB(o)->lost_stages & (1u << st)))
 			continue;
-		off += (size_t)snprintf(v->buf + off, sizeof(v->buf) - off, "%s%s", off ? "|" : "",
-					gpulat_stage_name(st));
+		v_list_add(v, &off, gpulat_stage_name(st));
 	}
-	v->type = GPULAT_V_LIST;
-	v->s = v->buf;
+	v_built(v, GPULAT_V_LIST, v->buf);
 }
 
 static void j_n_deps(const void *o, struct gpulat_value *v)
@@ -940,11 +955,29 @@ bool gpulat_field_in(const struct gpulat_field *f, enum gpulat_row row)
 	return (unsigned int)row < GPULAT_ROW__COUNT && (f->rows & (1u << row));
 }
 
+/* the first layout of struct gpulat_value: what every caller has */
+#define VALUE_SZ_V1 (offsetof(struct gpulat_value, buf) + sizeof(((struct gpulat_value *)0)->buf))
+
 void gpulat_field_get(const struct gpulat_field *f, const void *obj, struct gpulat_value *v)
 {
-	v->type = GPULAT_V_NULL;
-	v->s = NULL;
-	f->get(obj, v);
+	struct gpulat_value t;
+	size_t sz = v->sz;
+
+	/* built in full here, then as much as the caller's struct holds */
+	memset(&t, 0, sizeof(t));
+	t.type = GPULAT_V_NULL;
+	if (sz >= VALUE_SZ_V1)
+		f->get(obj, &t);
+	t.sz = sz;
+	if (sz >= offsetof(struct gpulat_value, type) + sizeof(t.type))
+		memcpy(v, &t, sz < sizeof(t) ? sz : sizeof(t));
+}
+
+const char *gpulat_value_str(const struct gpulat_value *v)
+{
+	if (v->type != GPULAT_V_STR && v->type != GPULAT_V_LIST)
+		return NULL;
+	return v->sref_ ? v->sref_ : v->buf;
 }
 
 bool gpulat_value_number(const struct gpulat_value *v, double *d)

@@ -94,7 +94,7 @@ static void csv_value(FILE *out, const struct gpulat_value *v)
 		break;
 	case GPULAT_V_STR:
 	case GPULAT_V_LIST:
-		gpulat_csv_str(out, v->s);
+		gpulat_csv_str(out, gpulat_value_str(v));
 		break;
 	case GPULAT_V_BOOL:
 		fputc(v->b ? '1' : '0', out);
@@ -107,7 +107,7 @@ static void csv_value(FILE *out, const struct gpulat_value *v)
 int gpulat_report_csv_row(FILE *out, enum gpulat_row row, const void *obj)
 {
 	const struct gpulat_field *f;
-	struct gpulat_value v;
+	struct gpulat_value v = { .sz = sizeof(v) };
 	bool first = true;
 	size_t i;
 	int pass;
@@ -172,13 +172,13 @@ static void json_value(FILE *out, const struct gpulat_value *v)
 		fprintf(out, "%.17g", v->d);
 		break;
 	case GPULAT_V_STR:
-		json_str(out, v->s);
+		json_str(out, gpulat_value_str(v));
 		break;
 	case GPULAT_V_BOOL:
 		fputs(v->b ? "true" : "false", out);
 		break;
 	case GPULAT_V_LIST:
-		json_list(out, v->s);
+		json_list(out, gpulat_value_str(v));
 		break;
 	case GPULAT_V_ROWS:
 		fputc('[', out);
@@ -198,7 +198,7 @@ static void json_value(FILE *out, const struct gpulat_value *v)
 int gpulat_report_json_row(FILE *out, enum gpulat_row row, const void *obj)
 {
 	const struct gpulat_field *f;
-	struct gpulat_value v;
+	struct gpulat_value v = { .sz = sizeof(v) };
 	bool first = true;
 	size_t i;
 

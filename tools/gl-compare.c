@@ -24,7 +24,7 @@ static const char * const cmp_stats[] = { "p50", "p90", "p99", "max" };
 static uint64_t stat_of(const struct gpulat_summary *s, size_t k)
 {
 	const struct gpulat_field *f = gpulat_field_find(GPULAT_ROW_SUMMARY, cmp_stats[k]);
-	struct gpulat_value v;
+	struct gpulat_value v = { .sz = sizeof(v) };
 
 	gpulat_field_get(f, s, &v);
 	return v.type == GPULAT_V_U64 ? v.u : 0;

@@ -496,7 +496,7 @@ static enum gpulat_row row_of(enum gpulat_group_kind kind)
 static bool cond_value(const struct gl_cond *c, const struct gl_run *r,
 		       const struct gpulat_group *grp, double *v)
 {
-	struct gpulat_value val;
+	struct gpulat_value val = { .sz = sizeof(val) };
 
 	switch (c->lhs) {
 	case LHS_STAT:
@@ -513,7 +513,7 @@ static bool cond_value(const struct gl_cond *c, const struct gl_run *r,
 			/* an overrun of unknown size counts as at least one event */
 			const struct gpulat_field *g = gpulat_field_find(GPULAT_ROW_TRACE,
 									 "lost_gaps");
-			struct gpulat_value gaps;
+			struct gpulat_value gaps = { .sz = sizeof(gaps) };
 
 			gpulat_field_get(g, r->rep, &gaps);
 			if (gaps.type == GPULAT_V_U64 && gaps.u > val.u)

@@ -37,12 +37,12 @@ static struct json_object *json_value(const struct gpulat_value *v)
 	case GPULAT_V_DOUBLE:
 		return json_object_new_double(v->d);
 	case GPULAT_V_STR:
-		return json_object_new_string(v->s);
+		return json_object_new_string(gpulat_value_str(v));
 	case GPULAT_V_BOOL:
 		return json_object_new_boolean(v->b);
 	case GPULAT_V_LIST:
 		a = json_object_new_array();
-		for (p = v->s; *p;) {
+		for (p = gpulat_value_str(v); *p;) {
 			size_t n = strcspn(p, "|");
 
 			json_object_array_add(a, json_object_new_string_len(p, (int)n));
@@ -65,7 +65,7 @@ static struct json_object *json_value(const struct gpulat_value *v)
 static struct json_object *json_field(enum gpulat_row row, const char *name, const void *obj)
 {
 	const struct gpulat_field *f = gpulat_field_find(row, name);
-	struct gpulat_value v;
+	struct gpulat_value v = { .sz = sizeof(v) };
 
 	if (!f)
 		return NULL;
@@ -85,7 +85,7 @@ struct json_object *gl_json_row(enum gpulat_row row, const void *obj)
 {
 	struct json_object *o = json_object_new_object();
 	const struct gpulat_field *f;
-	struct gpulat_value v;
+	struct gpulat_value v = { .sz = sizeof(v) };
 	size_t i;
 
 	for (i = 0; (f = gpulat_field_at(row, i)); i++) {
@@ -195,7 +195,7 @@ struct json_object *gl_json_run(const struct gl_run *r)
 	struct json_object *o = json_object_new_object();
 	const struct gpulat_field *f;
 	struct json_object *a, *c;
-	struct gpulat_value v;
+	struct gpulat_value v = { .sz = sizeof(v) };
 	size_t i, n;
 
 #define TRACE(name) json_field(GPULAT_ROW_TRACE, name, r->rep)

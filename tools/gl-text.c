@@ -62,17 +62,14 @@ static bool any_dev(const struct gl_run *r)
  */
 static const char *field_text(char *buf, size_t len, const struct gpulat_field *f, const void *obj)
 {
-	struct gpulat_value v;
+	struct gpulat_value v = { .sz = sizeof(v) };
 	double d = 0;
 
 	gpulat_field_get(f, obj, &v);
-	if (v.type == GPULAT_V_STR || v.type == GPULAT_V_LIST) {
-		/* a getter may build the string in v.buf, which ends with this call */
-		if (v.s == v.buf) {
-			snprintf(buf, len, "%s", v.buf);
-			return buf;
-		}
-		return v.s;
+	if (gpulat_value_str(&v)) {
+		/* the string may live in v, which ends with this call: copy it */
+		snprintf(buf, len, "%s", gpulat_value_str(&v));
+		return buf;
 	}
 	if (!gpulat_value_number(&v, &d))
 		return "-";
@@ -100,7 +97,7 @@ static const char *field_text(char *buf, size_t len, const struct gpulat_field *
 static void field_cell(struct gl_table *t, enum gpulat_row row, const char *name, const void *obj)
 {
 	const struct gpulat_field *f = gpulat_field_find(row, name);
-	char buf[64];
+	char buf[512]; /* strings are copied whole: comm, ring and device names */
 
 	gl_table_cell(t, "%s", f ? field_text(buf, sizeof(buf), f, obj) : "?");
 }

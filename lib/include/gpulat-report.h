@@ -10,6 +10,8 @@
  *   for (i = 0; i < gpulat_report_nrows(rep, GPULAT_ROW_RING); i++) {
  *           const void *ring = gpulat_report_row(rep, GPULAT_ROW_RING, i);
  *           for (k = 0; (f = gpulat_field_at(GPULAT_ROW_RING, k)); k++) {
+ *                   struct gpulat_value v = { .sz = sizeof(v) };
+ *
  *                   gpulat_field_get(f, ring, &v);
  *                   ... gpulat_field_name(f), gpulat_field_unit(f), v ...
  *           }
@@ -22,7 +24,8 @@
  * gpulat_dep, one metric's statistics a struct gpulat_summary, and the trace
  * row the report itself. The table never changes the order of its fields;
  * new fields are added at the end of a row type or flagged (ABI: fields are
- * opaque handles, the value is a fixed union that only gains types).
+ * opaque handles, the value a sized struct that only gains types and
+ * members at its end).
  */
 #ifndef _GPULAT_REPORT_H
 #define _GPULAT_REPORT_H
@@ -82,21 +85,36 @@ enum gpulat_vtype {
 	GPULAT_V_ROWS, /* @n rows of type @rows: gpulat_value_row() */
 };
 
-/* A field's value: filled by gpulat_field_get(); valid while the row is. */
+/*
+ * A field's value, filled by gpulat_field_get() into the caller's struct.
+ * Set @sz first: struct gpulat_value v = { .sz = sizeof(v) }; fields added
+ * later go at the end and a getter writes only the @sz bytes the caller has
+ * (a @sz smaller than this first layout gets a GPULAT_V_NULL value).
+ *
+ * Strings (GPULAT_V_STR, GPULAT_V_LIST): read them with gpulat_value_str(),
+ * there is no string member to read. A getter may build the string in the
+ * value's own @buf (an address, a job identity, a joined list), so it lives
+ * as long as this struct AND the row: a function that returns it must copy
+ * it into storage of its caller. A copy of the struct is a value of its own
+ * (gpulat_value_str() of the copy reads the copy's @buf), so copying is safe.
+ */
 struct gpulat_value {
+	size_t sz;
 	enum gpulat_vtype type;
 	enum gpulat_row rows; /* GPULAT_V_ROWS */
 	uint64_t u;
 	int64_t i;
 	double d;
-	const char *s;
+	const char *sref_; /* private: a string the row owns, NULL: in @buf */
 	bool b;
 	size_t n; /* GPULAT_V_ROWS */
 	const void *p;
 	size_t stride;
-	char buf[64]; /* storage for @s when the getter builds it */
+	char buf[64]; /* private: storage for a string the getter builds */
 };
 
+/* the string of a GPULAT_V_STR / GPULAT_V_LIST value, NULL for other types */
+const char *gpulat_value_str(const struct gpulat_value *v);
 /* row @i of a GPULAT_V_ROWS value */
 const void *gpulat_value_row(const struct gpulat_value *v, size_t i);
 
