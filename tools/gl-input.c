@@ -17,23 +17,41 @@
 #include "gpulat-session.h"
 #include "gpu-latency.h"
 
-/* the session's one error channel: errors, warnings (unless -q), hints */
-static void gl_msg(enum gpulat_msg_level level, const char *text, void *data)
+void gl_msg_print(const struct gl_opts *o, enum gpulat_msg_level level, const char *text)
 {
-	const struct gl_run *r = data;
-
 	switch (level) {
 	case GPULAT_MSG_ERROR:
 		fprintf(stderr, "%s: %s\n", GL_NAME, text);
 		break;
 	case GPULAT_MSG_WARN:
-		if (!r->opts->quiet)
+		if (!o->quiet)
 			fprintf(stderr, "%s: warning: %s\n", GL_NAME, text);
 		break;
 	case GPULAT_MSG_HINT:
 		fputs(text, stderr);
 		break;
 	}
+}
+
+/* the session's one error channel: errors, warnings (unless -q), hints */
+static void gl_msg(enum gpulat_msg_level level, const char *text, void *data)
+{
+	const struct gl_run *r = data;
+
+	gl_msg_print(r->opts, level, text);
+}
+
+void gl_session_opts(const struct gl_opts *o, struct gpulat_session_opts *so)
+{
+	gpulat_session_opts_init(so);
+	gl_filter_session_opts(&o->filter, so);
+	so->stall_threshold_ns = o->stats.stall_threshold_ns;
+	so->top_n = o->stats.top_n;
+	so->worst_by = o->stats.worst_by;
+	if (o->explain)
+		so->features |= GPULAT_FEAT_EXPLAIN;
+	so->gpu_irq = o->gpu_irq;
+	so->gpu_irq_name = o->gpu_irq_name;
 }
 
 static int gl_job_row(const struct gpulat_job *job, void *data)
@@ -53,19 +71,11 @@ int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, s
 	r->nfiles = n;
 	r->first_ts = UINT64_MAX;
 
-	gpulat_session_opts_init(&so);
-	gl_filter_session_opts(&o->filter, &so);
-	so.stall_threshold_ns = o->stats.stall_threshold_ns;
-	so.top_n = o->stats.top_n;
-	so.worst_by = o->stats.worst_by;
-	if (o->explain)
-		so.features |= GPULAT_FEAT_EXPLAIN;
+	gl_session_opts(o, &so);
 	if (o->fence_path)
 		so.features |= GPULAT_FEAT_FENCE_PATH;
 	if (o->perfetto_sched)
 		so.features |= GPULAT_FEAT_CONTEXT;	/* sched_switch, sched_waking */
-	so.gpu_irq = o->gpu_irq;
-	so.gpu_irq_name = o->gpu_irq_name;
 	so.msg = gl_msg;
 	so.msg_data = r;
 	/* -j N: threads for this report; --each runs one report per process */

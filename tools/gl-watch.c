@@ -281,19 +281,9 @@ static void w_msg(enum gpulat_msg_level level, const char *text, void *data)
 {
 	struct watch *w = data;
 
-	switch (level) {
-	case GPULAT_MSG_ERROR:
-		fprintf(stderr, "%s: %s\n", GL_NAME, text);
+	if (level == GPULAT_MSG_ERROR)
 		w->failed = true;
-		break;
-	case GPULAT_MSG_WARN:
-		if (!w->o->quiet)
-			fprintf(stderr, "%s: warning: %s\n", GL_NAME, text);
-		break;
-	case GPULAT_MSG_HINT:
-		fputs(text, stderr);
-		break;
-	}
+	gl_msg_print(w->o, level, text);
 }
 
 static int keep_page(struct watch *w, struct w_cpu *c, uint64_t now)
@@ -602,15 +592,7 @@ static int new_session(struct watch *w)
 	struct gpulat_listener l = { .sz = sizeof(l), .job = w_job };
 	struct gpulat_session_opts so;
 
-	gpulat_session_opts_init(&so);
-	gl_filter_session_opts(&w->o->filter, &so);
-	so.stall_threshold_ns = w->o->stats.stall_threshold_ns;
-	so.top_n = w->o->stats.top_n;
-	so.worst_by = w->o->stats.worst_by;
-	if (w->o->explain)
-		so.features |= GPULAT_FEAT_EXPLAIN;
-	so.gpu_irq = w->o->gpu_irq;
-	so.gpu_irq_name = w->o->gpu_irq_name;
+	gl_session_opts(w->o, &so);
 	so.msg = w_msg;
 	so.msg_data = w;
 	w->s = gpulat_session_new(&so);

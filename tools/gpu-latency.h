@@ -33,6 +33,7 @@
 
 #include "gpulat.h"
 #include "gpulat-report.h"
+#include "gpulat-session.h"
 
 struct gpulat_session;
 struct gpulat_diag;
@@ -152,6 +153,10 @@ int gl_frames_csv(const struct gl_run *r, FILE *out);
 
 /* gl-input.c */
 int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, size_t n);
+/* the session options of the command line that a file run and --watch share */
+void gl_session_opts(const struct gl_opts *o, struct gpulat_session_opts *so);
+/* one message of the session's error channel on stderr (warnings unless -q) */
+void gl_msg_print(const struct gl_opts *o, enum gpulat_msg_level level, const char *text);
 int gl_run_read(struct gl_run *r);
 
 /* gl-each.c: --each FILE...: one JSON line per file, -j N at once */
