@@ -6,6 +6,7 @@
  * cells and JSON null; OPTIONAL fields are left out of JSON when null.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -80,15 +81,23 @@ int gpulat_report_csv_header(FILE *out, enum gpulat_row row)
 	return ferror(out) ? -EIO : 0;
 }
 
+/* an integer value, the same in CSV and JSON; false for other types */
+static bool int_value(FILE *out, const struct gpulat_value *v)
+{
+	if (v->type == GPULAT_V_U64)
+		fprintf(out, "%llu", (unsigned long long)v->u);
+	else if (v->type == GPULAT_V_I64)
+		fprintf(out, "%lld", (long long)v->i);
+	else
+		return false;
+	return true;
+}
+
 static void csv_value(FILE *out, const struct gpulat_value *v)
 {
+	if (int_value(out, v))
+		return;
 	switch (v->type) {
-	case GPULAT_V_U64:
-		fprintf(out, "%llu", (unsigned long long)v->u);
-		break;
-	case GPULAT_V_I64:
-		fprintf(out, "%lld", (long long)v->i);
-		break;
 	case GPULAT_V_DOUBLE:
 		fprintf(out, "%.3f", v->d);
 		break;
@@ -125,10 +134,11 @@ int gpulat_report_csv_row(FILE *out, enum gpulat_row row, const void *obj)
 	return ferror(out) ? -EIO : 0;
 }
 
-static void json_str(FILE *out, const char *s)
+/* @n bytes of @s as a JSON string */
+static void json_strn(FILE *out, const char *s, size_t n)
 {
 	fputc('"', out);
-	for (; *s; s++) {
+	for (; n && *s; s++, n--) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\')
@@ -141,6 +151,11 @@ static void json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+static void json_str(FILE *out, const char *s)
+{
+	json_strn(out, s, strlen(s));
+}
+
 static void json_list(FILE *out, const char *s)
 {
 	const char *p = s;
@@ -149,7 +164,9 @@ static void json_list(FILE *out, const char *s)
 	while (*p) {
 		size_t n = strcspn(p, "|");
 
-		fprintf(out, "%s\"%.*s\"", p == s ? "" : ",", (int)n, p);
+		if (p != s)
+			fputc(',', out);
+		json_strn(out, p, n);
 		p += n;
 		if (*p)
 			p++;
@@ -157,19 +174,36 @@ static void json_list(FILE *out, const char *s)
 	fputc(']', out);
 }
 
+/*
+ * As json-c writes a double (json_object_new_double(): "%.17g", ".0" added
+ * to an integral value, NaN and Infinity spelt its way), so a document that
+ * json-c assembles from these rows (tools/gl-json.c) reads the same.
+ */
+static void json_double(FILE *out, double d)
+{
+	char buf[40];
+
+	if (isnan(d)) {
+		fputs("NaN", out);
+		return;
+	}
+	if (isinf(d)) {
+		fputs(d < 0 ? "-Infinity" : "Infinity", out);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.17g", d);
+	fprintf(out, "%s%s", buf, strpbrk(buf, ".e") ? "" : ".0");
+}
+
 static void json_value(FILE *out, const struct gpulat_value *v)
 {
 	size_t i;
 
+	if (int_value(out, v))
+		return;
 	switch (v->type) {
-	case GPULAT_V_U64:
-		fprintf(out, "%llu", (unsigned long long)v->u);
-		break;
-	case GPULAT_V_I64:
-		fprintf(out, "%lld", (long long)v->i);
-		break;
 	case GPULAT_V_DOUBLE:
-		fprintf(out, "%.17g", v->d);
+		json_double(out, v->d);
 		break;
 	case GPULAT_V_STR:
 		json_str(out, gpulat_value_str(v));
@@ -212,6 +246,15 @@ int gpulat_report_json_row(FILE *out, enum gpulat_row row, const void *obj)
 		json_value(out, &v);
 	}
 	fputc('}', out);
+	return ferror(out) ? -EIO : 0;
+}
+
+int gpulat_report_json_value(FILE *out, const struct gpulat_field *f, const void *obj)
+{
+	struct gpulat_value v = { .sz = sizeof(v) };
+
+	gpulat_field_get(f, obj, &v);
+	json_value(out, &v);
 	return ferror(out) ? -EIO : 0;
 }
 

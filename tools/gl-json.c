@@ -23,54 +23,50 @@ static void add(struct json_object *o, const char *key, struct json_object *v)
 	json_object_object_add(o, key, v);
 }
 
-static struct json_object *json_value(const struct gpulat_value *v)
+/*
+ * What the library's JSON writer (report-write.c, the one writer of a row's
+ * values: --jobs streams its rows) wrote, read back as json-c objects to
+ * assemble the document; @write writes into @f.
+ */
+static struct json_object *json_read(int (*write)(FILE *f, const void *a, const void *b),
+				     const void *a, const void *b)
 {
-	struct json_object *a;
-	const char *p;
-	size_t i;
+	struct json_object *o = NULL;
+	enum json_tokener_error err = json_tokener_error_parse_eof;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 
-	switch (v->type) {
-	case GPULAT_V_U64:
-		return json_object_new_uint64(v->u);
-	case GPULAT_V_I64:
-		return json_object_new_int64(v->i);
-	case GPULAT_V_DOUBLE:
-		return json_object_new_double(v->d);
-	case GPULAT_V_STR:
-		return json_object_new_string(gpulat_value_str(v));
-	case GPULAT_V_BOOL:
-		return json_object_new_boolean(v->b);
-	case GPULAT_V_LIST:
-		a = json_object_new_array();
-		for (p = gpulat_value_str(v); *p;) {
-			size_t n = strcspn(p, "|");
-
-			json_object_array_add(a, json_object_new_string_len(p, (int)n));
-			p += n;
-			if (*p)
-				p++;
-		}
-		return a;
-	case GPULAT_V_ROWS:
-		a = json_object_new_array();
-		for (i = 0; i < v->n; i++)
-			json_object_array_add(a, gl_json_row(v->rows, gpulat_value_row(v, i)));
-		return a;
-	default:
+	if (!f)
 		return NULL;
-	}
+	if (write(f, a, b) == 0 && fclose(f) == 0)
+		o = json_tokener_parse_verbose(buf, &err);
+	else
+		err = json_tokener_error_parse_eof;
+	/* "null" parses to NULL without an error */
+	if (!o && err != json_tokener_success)
+		fprintf(stderr, "%s: internal error: the report's JSON %.60s: %s\n", GL_NAME,
+			buf ? buf : "", json_tokener_error_desc(err));
+	free(buf);
+	return o;
+}
+
+static int write_row(FILE *f, const void *row, const void *obj)
+{
+	return gpulat_report_json_row(f, *(const enum gpulat_row *)row, obj);
+}
+
+static int write_value(FILE *f, const void *field, const void *obj)
+{
+	return gpulat_report_json_value(f, field, obj);
 }
 
 /* the value of the field @name of @row in @obj */
 static struct json_object *json_field(enum gpulat_row row, const char *name, const void *obj)
 {
 	const struct gpulat_field *f = gpulat_field_find(row, name);
-	struct gpulat_value v = { .sz = sizeof(v) };
 
-	if (!f)
-		return NULL;
-	gpulat_field_get(f, obj, &v);
-	return json_value(&v);
+	return f ? json_read(write_value, f, obj) : NULL;
 }
 
 /**
@@ -83,18 +79,9 @@ static struct json_object *json_field(enum gpulat_row row, const char *name, con
  */
 struct json_object *gl_json_row(enum gpulat_row row, const void *obj)
 {
-	struct json_object *o = json_object_new_object();
-	const struct gpulat_field *f;
-	struct gpulat_value v = { .sz = sizeof(v) };
-	size_t i;
+	struct json_object *o = json_read(write_row, &row, obj);
 
-	for (i = 0; (f = gpulat_field_at(row, i)); i++) {
-		gpulat_field_get(f, obj, &v);
-		if (v.type == GPULAT_V_NULL && (gpulat_field_flags(f) & GPULAT_FIELD_OPTIONAL))
-			continue;
-		add(o, gpulat_field_name(f), json_value(&v));
-	}
-	return o;
+	return o ? o : json_object_new_object();
 }
 
 struct json_object *gl_json_summary(const struct gpulat_summary *s)
@@ -195,7 +182,6 @@ struct json_object *gl_json_run(const struct gl_run *r)
 	struct json_object *o = json_object_new_object();
 	const struct gpulat_field *f;
 	struct json_object *a, *c;
-	struct gpulat_value v = { .sz = sizeof(v) };
 	size_t i, n;
 
 #define TRACE(name) json_field(GPULAT_ROW_TRACE, name, r->rep)
@@ -217,13 +203,15 @@ struct json_object *gl_json_run(const struct gl_run *r)
 	/* the trace fields that are not top-level members */
 	c = json_object_new_object();
 	for (i = 0; (f = gpulat_field_at(GPULAT_ROW_TRACE, i)); i++) {
+		struct json_object *v;
+
 		if (gpulat_field_flags(f) & GPULAT_FIELD_TOP)
 			continue;
-		gpulat_field_get(f, r->rep, &v);
+		v = json_read(write_value, f, r->rep);
 		/* e.g. the diagnosis' counts without --explain / --fence-path */
-		if (v.type == GPULAT_V_NULL && (gpulat_field_flags(f) & GPULAT_FIELD_OPTIONAL))
+		if (!v && (gpulat_field_flags(f) & GPULAT_FIELD_OPTIONAL))
 			continue;
-		add(c, gpulat_field_name(f), json_value(&v));
+		add(c, gpulat_field_name(f), v);
 	}
 	add(o, "counts", c);
 

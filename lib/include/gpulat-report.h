@@ -208,6 +208,8 @@ int gpulat_report_csv_header(FILE *out, enum gpulat_row row);
 int gpulat_report_csv_row(FILE *out, enum gpulat_row row, const void *obj);
 /* a compact JSON object of the row ({"index":0,...}), nested rows included */
 int gpulat_report_json_row(FILE *out, enum gpulat_row row, const void *obj);
+/* the JSON form of one field's value in @obj (null when it has none) */
+int gpulat_report_json_value(FILE *out, const struct gpulat_field *f, const void *obj);
 /* the field table as Markdown (docs/gpu-latency.md's field list) */
 int gpulat_report_fields_doc(FILE *out);
 /* RFC 4180 CSV string (quoted when it holds a comma, quote or line break) */
