@@ -583,7 +583,7 @@ struct gpulat_diag *gpulat_diag_new(const struct gpulat_diag_opts *o)
 		d->o.max_per_cpu = 65536;
 	d->names = gpulat__strtab_new();
 	dg_ring_init(&d->fence_fifo, sizeof(struct dg_fence_ref), 1u << 20);
-	if (!d->names || gpulat__htab_init(&d->tasks, 256) < 0 ||
+	if (!d->names || dg_stalls_init(d) < 0 || gpulat__htab_init(&d->tasks, 256) < 0 ||
 	    gpulat__htab_init(&d->fences, 1024) < 0) {
 		gpulat_diag_free(d);
 		errno = ENOMEM;
@@ -633,7 +633,7 @@ void gpulat_diag_free(struct gpulat_diag *d)
 		gpulat__htab_fini(&d->tasks);
 	}
 	dg_fp_free(d);
-	free(d->stalls);
+	gpulat__topk_fini(&d->stalls);
 	free(d->worst);
 	free(d->idle);
 	free(d->irqc);

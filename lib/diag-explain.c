@@ -482,8 +482,9 @@ void dg_explain_job(struct gpulat_diag *d, const struct gpulat_job *job, struct 
 /* ---- kept explanations ------------------------------------------------------------ */
 
 /* shortest gap on top; on equal gaps the later stall: lib/stats.c's order */
-static bool dg_stall_less(const struct dg_stall *a, const struct dg_stall *b)
+static bool dg_stall_less(const void *x, const void *y)
 {
+	const struct dg_stall *a = x, *b = y;
 	uint64_t ga = a->end_ts - a->start_ts, gb = b->end_ts - b->start_ts;
 
 	if (ga != gb)
@@ -491,60 +492,22 @@ static bool dg_stall_less(const struct dg_stall *a, const struct dg_stall *b)
 	return a->start_ts > b->start_ts;
 }
 
-static void dg_stall_sift_down(struct dg_stall *v, size_t n, size_t i)
+int dg_stalls_init(struct gpulat_diag *d)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct dg_stall tmp;
-
-		if (l < n && dg_stall_less(&v[l], &v[m]))
-			m = l;
-		if (r < n && dg_stall_less(&v[r], &v[m]))
-			m = r;
-		if (m == i)
-			return;
-		tmp = v[i];
-		v[i] = v[m];
-		v[m] = tmp;
-		i = m;
-	}
+	return gpulat__topk_init(&d->stalls, sizeof(struct dg_stall), GPULAT_DIAG_STALLS_KEPT,
+				 dg_stall_less);
 }
 
 /*
  * Keep the explanations of the GPULAT_DIAG_STALLS_KEPT longest stall
  * candidates (was: the first 65536, ~140 MB, and none for a long stall late
- * in a trace with more). Once full the array is
- * a min-heap on the gap; lookups scan it.
+ * in a trace with more); lookups scan them.
  */
 int dg_stall_add(struct gpulat_diag *d, const struct dg_stall *st)
 {
-	size_t i;
-
-	if (d->nstalls == GPULAT_DIAG_STALLS_KEPT) {
+	if (d->stalls.n == d->stalls.max)
 		d->stalls_dropped++;
-		if (dg_stall_less(&d->stalls[0], st)) {
-			d->stalls[0] = *st;
-			dg_stall_sift_down(d->stalls, d->nstalls, 0);
-		}
-		return 0;
-	}
-	if (d->nstalls == d->capstalls) {
-		size_t cap = d->capstalls ? d->capstalls * 2 : 64;
-		struct dg_stall *v;
-
-		if (cap > GPULAT_DIAG_STALLS_KEPT)
-			cap = GPULAT_DIAG_STALLS_KEPT;
-		v = realloc(d->stalls, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		d->stalls = v;
-		d->capstalls = cap;
-	}
-	d->stalls[d->nstalls++] = *st;
-	if (d->nstalls == GPULAT_DIAG_STALLS_KEPT)
-		for (i = d->nstalls / 2; i-- > 0;)
-			dg_stall_sift_down(d->stalls, d->nstalls, i);
-	return 0;
+	return gpulat__topk_add(&d->stalls, st) < 0 ? -ENOMEM : 0;
 }
 
 uint64_t gpulat_diag_stalls_dropped(const struct gpulat_diag *d)
@@ -695,8 +658,8 @@ const struct gpulat_explain *gpulat_diag_stall_explain(const struct gpulat_diag 
 
 	if (!d || !st)
 		return NULL;
-	for (i = 0; i < d->nstalls; i++) {
-		const struct dg_stall *s = &d->stalls[i];
+	for (i = 0; i < d->stalls.n; i++) {
+		const struct dg_stall *s = (const struct dg_stall *)d->stalls.v + i;
 
 		if (s->kind != st->kind || s->end_ts != st->end_ts)
 			continue;

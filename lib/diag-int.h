@@ -148,8 +148,7 @@ struct gpulat_diag {
 	struct gpulat__htab tasks;
 	uint64_t	now;
 
-	struct dg_stall	*stalls;	/* a min-heap on the gap once full (dg_stall_add) */
-	size_t		nstalls, capstalls;
+	struct gpulat__topk stalls;	/* struct dg_stall, the longest (dg_stall_add) */
 	uint64_t	stalls_dropped;	/* explanations not kept: more than the cap */
 	struct dg_worst	*worst;
 	size_t		nworst, capworst;
@@ -185,6 +184,7 @@ void dg_explain_window(struct gpulat_diag *d, int file, int pid, int cpu, uint64
 		       uint64_t to, struct gpulat_explain *x);
 void dg_explain_job(struct gpulat_diag *d, const struct gpulat_job *job, struct gpulat_explain *x);
 void dg_explain_sort(struct gpulat_explain *x);
+int dg_stalls_init(struct gpulat_diag *d);
 int dg_stall_add(struct gpulat_diag *d, const struct dg_stall *st);
 int dg_worst_offer(struct gpulat_diag *d, const struct gpulat_job *job);
 void dg_idle_check(struct gpulat_diag *d, const struct gpulat_job *job);

@@ -139,6 +139,21 @@ int gpulat__event_def(unsigned int i, const char **sys, const char **name,
 unsigned int gpulat__hist_bucket(uint64_t v);
 void gpulat__hist_add(struct gpulat_hist *h, uint64_t v);
 
+/* ---- bounded top-K (topk.c) ---------------------------------------------- */
+
+struct gpulat__topk {
+	void		*v;		/* v[0 .. n - 1]; a min-heap under @less once n == max */
+	size_t		esz, n, cap, max;
+	bool		(*less)(const void *a, const void *b);	/* a goes before b */
+	void		*tmp;		/* one element */
+};
+
+int gpulat__topk_init(struct gpulat__topk *k, size_t esz, size_t max,
+		      bool (*less)(const void *a, const void *b));
+void gpulat__topk_fini(struct gpulat__topk *k);
+/* 1 kept, 0 not (full, @e not above the top), -ENOMEM */
+int gpulat__topk_add(struct gpulat__topk *k, const void *e);
+
 /* ---- statistics (stats.c) ------------------------------------------------ */
 
 /* @fn sees every stall when found (the session's stall listeners) */

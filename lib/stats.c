@@ -146,8 +146,7 @@ struct gpulat_stats {
 	struct vec		dwlist;
 	struct gpulat_worst	*worst;
 	size_t			nworst;
-	struct gpulat_stall	*stalls;
-	size_t			nstalls, capstalls;
+	struct gpulat__topk	stalls;		/* struct gpulat_stall, the longest */
 	uint64_t		stalls_total;
 	uint64_t		idle_gaps;	/* submit gaps of idle processes */
 	uint64_t		first_ts, last_ts;
@@ -241,6 +240,29 @@ static struct tev heap_pop(struct heap *h)
 	return top;
 }
 
+/*
+ * Room for one more entry at the end of a full sorted array (struct rq,
+ * struct kq) of live entries v[*head .. *n - 1]: when at least half is
+ * popped, move the live ones down (amortized O(1)), else double it.
+ * Return: the array (moved by realloc), NULL on ENOMEM (@v unchanged).
+ */
+static void *arr_room(void *v, size_t *head, size_t *n, size_t *cap, size_t esz)
+{
+	size_t ncap;
+
+	if (*head && *head >= *n / 2) {
+		memmove(v, (unsigned char *)v + *head * esz, (*n - *head) * esz);
+		*n -= *head;
+		*head = 0;
+		return v;
+	}
+	ncap = *cap ? *cap * 2 : RQ_CAP0;
+	v = realloc(v, ncap * esz);
+	if (v)
+		*cap = ncap;
+	return v;
+}
+
 static void rq_free(struct rq *q)
 {
 	free(q->v);
@@ -258,20 +280,11 @@ static int rq_push(struct rq *q, uint64_t t, int64_t a, uint64_t b)
 	size_t i;
 
 	if (q->n == q->cap) {
-		if (q->head && q->head >= q->n / 2) {
-			/* at least half is popped: reuse it (amortized O(1)) */
-			memmove(q->v, q->v + q->head, (q->n - q->head) * sizeof(*q->v));
-			q->n -= q->head;
-			q->head = 0;
-		} else {
-			size_t cap = q->cap ? q->cap * 2 : RQ_CAP0;
-			struct tev *nv = realloc(q->v, cap * sizeof(*nv));
+		struct tev *nv = arr_room(q->v, &q->head, &q->n, &q->cap, sizeof(*nv));
 
-			if (!nv)
-				return -ENOMEM;
-			q->v = nv;
-			q->cap = cap;
-		}
+		if (!nv)
+			return -ENOMEM;
+		q->v = nv;
 	}
 	for (i = q->n; i > q->head && tev_less(&e, &q->v[i - 1]); i--)
 		if (q->n - i >= RQ_SHIFT)
@@ -359,19 +372,11 @@ static int kq_push(struct kq *q, uint64_t k)
 	size_t i;
 
 	if (q->n == q->cap) {
-		if (q->head && q->head >= q->n / 2) {
-			memmove(q->v, q->v + q->head, (q->n - q->head) * sizeof(*q->v));
-			q->n -= q->head;
-			q->head = 0;
-		} else {
-			size_t cap = q->cap ? q->cap * 2 : RQ_CAP0;
-			uint64_t *nv = realloc(q->v, cap * sizeof(*nv));
+		uint64_t *nv = arr_room(q->v, &q->head, &q->n, &q->cap, sizeof(*nv));
 
-			if (!nv)
-				return -ENOMEM;
-			q->v = nv;
-			q->cap = cap;
-		}
+		if (!nv)
+			return -ENOMEM;
+		q->v = nv;
 	}
 	for (i = q->n; i > q->head && k < q->v[i - 1]; i--)
 		if (q->n - i >= RQ_SHIFT)
@@ -427,67 +432,27 @@ static uint64_t stall_gap(const struct gpulat_stall *st)
 }
 
 /* shortest gap on top; on equal gaps the later stall (it goes first) */
-static bool stall_less(const struct gpulat_stall *a, const struct gpulat_stall *b)
+static bool stall_less(const void *x, const void *y)
 {
+	const struct gpulat_stall *a = x, *b = y;
+
 	if (stall_gap(a) != stall_gap(b))
 		return stall_gap(a) < stall_gap(b);
 	return a->start_ts > b->start_ts;
 }
 
-static void stall_sift_down(struct gpulat_stall *v, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct gpulat_stall tmp;
-
-		if (l < n && stall_less(&v[l], &v[m]))
-			m = l;
-		if (r < n && stall_less(&v[r], &v[m]))
-			m = r;
-		if (m == i)
-			return;
-		tmp = v[i];
-		v[i] = v[m];
-		v[m] = tmp;
-		i = m;
-	}
-}
-
 /*
  * Keep the GPULAT_STALLS_KEPT longest stalls (every report lists the longest
- * first), counting all of them: memory does not grow with the trace. Once
- * full, s->stalls is a min-heap on the gap; gpulat_stats_finish() puts the
- * kept ones back in time order.
+ * first), counting all of them: memory does not grow with the trace.
+ * gpulat_stats_finish() puts the kept ones back in time order.
  */
 static void add_stall(struct gpulat_stats *s, const struct gpulat_stall *st)
 {
-	size_t i;
-
 	s->stalls_total++;
 	if (s->on_stall)
 		s->on_stall(st, s->on_stall_data);
-	if (s->nstalls == GPULAT_STALLS_KEPT) {
-		if (!stall_less(&s->stalls[0], st))
-			return;
-		s->stalls[0] = *st;
-		stall_sift_down(s->stalls, s->nstalls, 0);
-		return;
-	}
-	if (s->nstalls == s->capstalls) {
-		size_t cap = s->capstalls ? s->capstalls * 2 : 64;
-		struct gpulat_stall *nv;
-
-		nv = realloc(s->stalls, cap * sizeof(*nv));
-		if (!nv)
-			return;
-		s->stalls = nv;
-		s->capstalls = cap;
-	}
-	s->stalls[s->nstalls++] = *st;
-	if (s->nstalls == GPULAT_STALLS_KEPT) {
-		for (i = s->nstalls / 2; i-- > 0;)
-			stall_sift_down(s->stalls, s->nstalls, i);
-	}
+	/* ENOMEM: the stall is counted, not listed */
+	gpulat__topk_add(&s->stalls, st);
 }
 
 /* ---- sweeps --------------------------------------------------------------- */
@@ -995,6 +960,9 @@ struct gpulat_stats *gpulat_stats_new(const struct gpulat_stats_opts *o)
 			goto fail;
 	if (gpulat__htab_init(&s->dw, 16))
 		goto fail;
+	if (gpulat__topk_init(&s->stalls, sizeof(struct gpulat_stall), GPULAT_STALLS_KEPT,
+			      stall_less))
+		goto fail;
 	if (s->o.top_n) {
 		s->worst = calloc(s->o.top_n, sizeof(*s->worst));
 		if (!s->worst)
@@ -1029,7 +997,7 @@ void gpulat_stats_free(struct gpulat_stats *s)
 	free(s->dwlist.v);
 	gpulat__htab_fini(&s->dw);
 	free(s->worst);
-	free(s->stalls);
+	gpulat__topk_fini(&s->stalls);
 	gpulat__strtab_free(s->strs);
 	free(s);
 }
@@ -1233,8 +1201,8 @@ int gpulat_stats_finish(struct gpulat_stats *s)
 		if (s->list[k].n)
 			qsort(s->list[k].v, s->list[k].n, sizeof(void *), cmp_group);
 	}
-	if (s->nstalls)
-		qsort(s->stalls, s->nstalls, sizeof(*s->stalls), cmp_stall);
+	if (s->stalls.n)
+		qsort(s->stalls.v, s->stalls.n, sizeof(struct gpulat_stall), cmp_stall);
 	if (s->dwlist.n)
 		qsort(s->dwlist.v, s->dwlist.n, sizeof(void *), cmp_dw);
 	s->finished = true;
@@ -1302,7 +1270,7 @@ const struct gpulat_worst *gpulat_stats_worst(const struct gpulat_stats *s, size
  */
 size_t gpulat_stats_nstalls(const struct gpulat_stats *s)
 {
-	return s->nstalls;
+	return s->stalls.n;
 }
 
 /**
@@ -1334,7 +1302,7 @@ uint64_t gpulat_stats_idle_gaps(const struct gpulat_stats *s)
  */
 const struct gpulat_stall *gpulat_stats_stall(const struct gpulat_stats *s, size_t i)
 {
-	return i < s->nstalls ? &s->stalls[i] : NULL;
+	return i < s->stalls.n ? (const struct gpulat_stall *)s->stalls.v + i : NULL;
 }
 
 /**
