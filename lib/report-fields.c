@@ -587,6 +587,12 @@ static void st_end_cpu(const void *o, struct gpulat_value *v)
 	v_int(v, ST(o)->end_cpu);
 }
 
+/* the job that ended the gap, named as gpulat_job_identity() names jobs */
+static void st_identity(const void *o, struct gpulat_value *v)
+{
+	v_built(v, GPULAT_V_STR, gpulat_stall_identity(v->buf, sizeof(v->buf), ST(o)));
+}
+
 /* ------------------------------------------------------------------------ */
 /* dependency waits: struct gpulat_depwait                                    */
 
@@ -861,6 +867,9 @@ static const struct gpulat_field fields[] = {
 	  "next submission / next start" },
 	{ "end_cpu", NULL, "cpu", GPULAT_UNIT_CPU, R(STALL), 0, st_end_cpu, "its CPU" },
 	{ "gap_ns", NULL, "gap", GPULAT_UNIT_NS, R(STALL), 0, st_gap, "end_ts - start_ts" },
+	{ "identity", NULL, "job", GPULAT_UNIT_NONE, R(STALL), 0, st_identity,
+	  "the job that ended the gap (submit_gap: the submission at end_ts; ring_idle: the "
+	  "job that started at end_ts), named as `trace-cmd report` prints it (see the job row)" },
 
 	/* dependency waits */
 	{ "dev", NULL, "dev", GPULAT_UNIT_NONE, R(DEPWAIT), 0, dw_dev, "waiting ring: device" },

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report-int.h"
 
@@ -153,22 +154,39 @@ unsigned int gpulat_ptr_handle(uint64_t p)
 	return (unsigned int)(p & 0xffff);
 }
 
-char *gpulat_job_identity(char *buf, size_t len, const struct gpulat_job *job)
+/*
+ * The one spelling of a job's identity (the gpu_sched plugin's): the finished
+ * fence ctx:seqno when known and no fence pointer (6.17+), else the pointer
+ * eras' job=RING#ID fence=HANDLE, fence=HANDLE without an id.
+ */
+static char *identity(char *buf, size_t len, const char *ring, uint64_t ctx, uint64_t seqno,
+		      int handle, uint64_t id)
 {
-	const char *ring = job->ring && *job->ring ? job->ring : "!";
-
-	if (job->ctx != GPULAT_NONE && (!job->fence_ptr || job->fence_ptr == GPULAT_NONE))
-		snprintf(buf, len, "fence=%llu:%llu", (unsigned long long)job->ctx,
-			 (unsigned long long)job->seqno);
-	else if (job->fence_ptr && job->fence_ptr != GPULAT_NONE && job->id != GPULAT_NONE)
-		snprintf(buf, len, "job=%s#%llu fence=%04x", ring, (unsigned long long)job->id,
-			 gpulat_ptr_handle(job->fence_ptr));
-	else if (job->fence_ptr && job->fence_ptr != GPULAT_NONE)
-		snprintf(buf, len, "fence=%04x", gpulat_ptr_handle(job->fence_ptr));
-	else if (job->ctx != GPULAT_NONE)
-		snprintf(buf, len, "fence=%llu:%llu", (unsigned long long)job->ctx,
-			 (unsigned long long)job->seqno);
+	if (!ring || !*ring)
+		ring = "!";
+	if (ctx != GPULAT_NONE && handle < 0)
+		snprintf(buf, len, "fence=%llu:%llu", (unsigned long long)ctx,
+			 (unsigned long long)seqno);
+	else if (handle >= 0 && id != GPULAT_NONE)
+		snprintf(buf, len, "job=%s#%llu fence=%04x", ring, (unsigned long long)id,
+			 (unsigned int)handle);
+	else if (handle >= 0)
+		snprintf(buf, len, "fence=%04x", (unsigned int)handle);
 	else
 		snprintf(buf, len, "-");
 	return buf;
+}
+
+char *gpulat_job_identity(char *buf, size_t len, const struct gpulat_job *job)
+{
+	bool ptr = job->fence_ptr && job->fence_ptr != GPULAT_NONE;
+
+	return identity(buf, len, job->ring, job->ctx, job->seqno,
+			ptr ? (int)gpulat_ptr_handle(job->fence_ptr) : -1, job->id);
+}
+
+char *gpulat_stall_identity(char *buf, size_t len, const struct gpulat_stall *st)
+{
+	return identity(buf, len, st->job_ring, st->job_ctx, st->job_seqno, st->job_handle,
+			st->job_id);
 }

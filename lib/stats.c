@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "gpulat-int.h"
+#include "gpulat-report.h"
 
 #define REORDER_MAX	2048
 #define RQ_SHIFT	64	/* an entry moves back at most this far in rq.v */
@@ -33,8 +34,8 @@
 
 struct tev {
 	uint64_t	t;
-	int64_t		a;	/* depth: +1 / -1; busy: end time; gaps: cpu */
-	uint64_t	b;	/* busy: cpu of the start / end pair */
+	int64_t		a;	/* depth: +1 / -1; busy: end time; gaps: cpu | job hi; ids: hi */
+	uint64_t	b;	/* busy: cpu of the start / end pair; gaps, ids: job lo */
 };
 
 struct heap {
@@ -120,6 +121,7 @@ struct grp {
 	struct kq depth; /* depth: queue (+1) and done (-1) times */
 	struct rq		busy;		/* start, a = done, b = cpus */
 	struct rq		submit;		/* processes: queue time, a = cpu */
+	struct rq		ids;		/* rings: the jobs of busy (id_pack()) */
 	struct sweep_depth	sd;
 	struct sweep_busy	sb;
 	struct sweep_gap	sg;
@@ -147,6 +149,8 @@ struct gpulat_stats {
 	struct gpulat_worst	*worst;
 	size_t			nworst;
 	struct gpulat__topk	stalls;		/* struct gpulat_stall, the longest */
+	struct vec		rings;		/* interned ring names, by index (id_pack()) */
+	size_t			ring_last;	/* index of the last one looked up */
 	uint64_t		stalls_total;
 	uint64_t		idle_gaps;	/* submit gaps of idle processes */
 	uint64_t		first_ts, last_ts;
@@ -187,7 +191,7 @@ static bool tev_less(const struct tev *x, const struct tev *y)
 	return x->a < y->a;	/* depth: done (-1) before queue (+1) */
 }
 
-static int heap_push(struct heap *h, uint64_t t, int64_t a, uint64_t b)
+static int heap_push(struct heap *h, const struct tev *e)
 {
 	size_t i;
 
@@ -201,7 +205,7 @@ static int heap_push(struct heap *h, uint64_t t, int64_t a, uint64_t b)
 		h->cap = cap;
 	}
 	i = h->n++;
-	h->v[i] = (struct tev){ t, a, b };
+	h->v[i] = *e;
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
 		struct tev tmp;
@@ -274,9 +278,8 @@ static size_t rq_len(const struct rq *q)
 	return q->n - q->head + q->late.n;
 }
 
-static int rq_push(struct rq *q, uint64_t t, int64_t a, uint64_t b)
+static int rq_push(struct rq *q, const struct tev *e)
 {
-	struct tev e = { t, a, b };
 	size_t i;
 
 	if (q->n == q->cap) {
@@ -286,12 +289,12 @@ static int rq_push(struct rq *q, uint64_t t, int64_t a, uint64_t b)
 			return -ENOMEM;
 		q->v = nv;
 	}
-	for (i = q->n; i > q->head && tev_less(&e, &q->v[i - 1]); i--)
+	for (i = q->n; i > q->head && tev_less(e, &q->v[i - 1]); i--)
 		if (q->n - i >= RQ_SHIFT)
-			return heap_push(&q->late, t, a, b);
+			return heap_push(&q->late, e);
 	if (i < q->n)
 		memmove(&q->v[i + 1], &q->v[i], (q->n - i) * sizeof(*q->v));
-	q->v[i] = e;
+	q->v[i] = *e;
 	q->n++;
 	return 0;
 }
@@ -460,7 +463,7 @@ static void add_stall(struct gpulat_stats *s, const struct gpulat_stall *st)
 static void sweep_depth_one(struct grp *g, uint64_t key)
 {
 	struct sweep_depth *d = &g->sd;
-	struct tev one = { key >> 1, key & 1 ? 1 : -1, 0 };
+	struct tev one = { .t = key >> 1, .a = key & 1 ? 1 : -1 };
 	const struct tev *e = &one;
 
 	if (d->started && e->t > d->last_t)
@@ -473,7 +476,94 @@ static void sweep_depth_one(struct grp *g, uint64_t key)
 		d->best = d->cur;
 }
 
-static void sweep_busy_one(struct gpulat_stats *s, struct grp *g, const struct tev *e)
+/*
+ * The job of a stall-ending entry in 32 + 64 bits (issue 16: every stall row
+ * names its job as `trace-cmd report` does, gpulat_job_identity()):
+ *   6.17+ / dma_fence:  hi = fence ctx, lo = seqno
+ *   before 6.17:        hi = ID_PTR | ring index << 16 | fence handle, lo = id
+ *   unknown:            hi = ID_NONE (also a ctx or ring index too large to
+ *                       pack: 2^31 fence contexts, 2^15 rings; named "-")
+ * A submit entry holds it in the upper half of its cpu word and its free b
+ * word (it stays 24 bytes: bench_inflight_rss); a ring's busy entries have
+ * no room, their jobs go into the ring's ids queue (a = hi, b = lo).
+ */
+#define ID_PTR		0x80000000U
+#define ID_NONE		0x7fffffffU
+
+static uint32_t ring_index(struct gpulat_stats *s, const char *ring)
+{
+	size_t i;
+
+	if (s->ring_last < s->rings.n && s->rings.v[s->ring_last] == ring)
+		return (uint32_t)s->ring_last;
+	for (i = 0; i < s->rings.n && i < 0x8000; i++)
+		if (s->rings.v[i] == ring)
+			return (uint32_t)(s->ring_last = i);
+	if (i == 0x8000 || vec_push(&s->rings, (void *)ring))
+		return ID_NONE;
+	return (uint32_t)(s->ring_last = s->rings.n - 1);
+}
+
+static uint32_t id_pack(struct gpulat_stats *s, const struct gpulat_job *j, uint64_t *lo)
+{
+	uint32_t r;
+
+	*lo = 0;
+	if (j->fence_ptr && j->fence_ptr != GPULAT_NONE) {
+		r = ring_index(s, sstr(s, j->ring));
+		if (r == ID_NONE)
+			return ID_NONE;
+		*lo = j->id;
+		return ID_PTR | r << 16 | gpulat_ptr_handle(j->fence_ptr);
+	}
+	if (j->ctx < ID_NONE) {
+		*lo = j->seqno;
+		return (uint32_t)j->ctx;
+	}
+	return ID_NONE;
+}
+
+/* the stall names the job packed in @hi, @lo (of the entry that ended it) */
+static void stall_job(struct gpulat_stats *s, struct gpulat_stall *st, uint32_t hi, uint64_t lo)
+{
+	st->job_ring = NULL;
+	st->job_ctx = GPULAT_NONE;
+	st->job_seqno = 0;
+	st->job_id = GPULAT_NONE;
+	st->job_handle = -1;
+	if (hi == ID_NONE)
+		return;
+	if (hi & ID_PTR) {
+		st->job_ring = s->rings.v[(hi >> 16) & 0x7fff];
+		st->job_handle = (int)(hi & 0xffff);
+		st->job_id = lo;
+	} else {
+		st->job_ctx = hi;
+		st->job_seqno = lo;
+	}
+}
+
+/*
+ * submit entries: a = the cpu in the upper half (submissions at the same
+ * time still sort by cpu, tev_less()), the job's hi in the lower one
+ */
+static int64_t submit_a(int cpu, uint32_t hi)
+{
+	return (int64_t)((uint64_t)(int64_t)cpu << 32 | hi);
+}
+
+static int submit_cpu(const struct tev *e)
+{
+	return (int32_t)(uint32_t)((uint64_t)e->a >> 32);
+}
+
+static uint32_t submit_hi(const struct tev *e)
+{
+	return (uint32_t)((uint64_t)e->a & 0xffffffff);
+}
+
+static void sweep_busy_one(struct gpulat_stats *s, struct grp *g, const struct tev *e,
+			   const struct tev *id)
 {
 	struct sweep_busy *b = &g->sb;
 	uint64_t start = e->t, end = (uint64_t)e->a;
@@ -495,6 +585,7 @@ static void sweep_busy_one(struct gpulat_stats *s, struct grp *g, const struct t
 				.start_cpu = b->end_cpu, .end_cpu = start_cpu,
 			};
 
+			stall_job(s, &st, (uint32_t)id->a, id->b);
 			add_stall(s, &st);
 		}
 	}
@@ -565,9 +656,15 @@ static void sweep_submit_one(struct gpulat_stats *s, struct grp *g, const struct
 
 	if (gap > s->o.stall_threshold_ns) {
 		struct gpulat_stall st = {
-			.kind = GPULAT_STALL_SUBMIT_GAP, .dev = NULL, .ring = NULL,
-			.pid = g->g.pid, .comm = g->g.comm, .start_ts = p->last_t, .end_ts = e->t,
-			.start_cpu = p->last_cpu, .end_cpu = (int)e->a,
+			.kind = GPULAT_STALL_SUBMIT_GAP,
+			.dev = NULL,
+			.ring = NULL,
+			.pid = g->g.pid,
+			.comm = g->g.comm,
+			.start_ts = p->last_t,
+			.end_ts = e->t,
+			.start_cpu = p->last_cpu,
+			.end_cpu = submit_cpu(e),
 		};
 
 		switch (classify_gap(p, gap)) {
@@ -580,6 +677,7 @@ static void sweep_submit_one(struct gpulat_stats *s, struct grp *g, const struct
 			pace_add(p, gap);
 			break;
 		case GAP_STALL:
+			stall_job(s, &st, submit_hi(e), e->b);
 			add_stall(s, &st);
 			break;
 		}
@@ -588,7 +686,7 @@ static void sweep_submit_one(struct gpulat_stats *s, struct grp *g, const struct
 	}
 	if (!p->any || e->t > p->last_t) {
 		p->last_t = e->t;
-		p->last_cpu = (int)e->a;
+		p->last_cpu = submit_cpu(e);
 	}
 	p->any = true;
 }
@@ -600,15 +698,22 @@ static void sweep_submit_one(struct gpulat_stats *s, struct grp *g, const struct
 static void sweep(struct gpulat_stats *s, struct grp *g, uint64_t until, uint64_t until_busy)
 {
 	const struct tev *p;
-	struct tev e;
+	struct tev e, id = { .a = ID_NONE };
 	uint64_t k;
 
 	/* depth: a done (-1) before a queue (+1) at the same time (kq_key) */
 	while (kq_peek(&g->depth, &k) && (k >> 1) < until)
 		sweep_depth_one(g, kq_pop(&g->depth));
+	/*
+	 * a ring's ids hold the times of its busy entries in the same order:
+	 * the n-th popped is the job of the n-th busy entry (of two that started
+	 * at the very same time, either)
+	 */
 	while ((p = rq_peek(&g->busy)) && p->t < until_busy) {
 		e = rq_pop(&g->busy);
-		sweep_busy_one(s, g, &e);
+		if (g->g.kind == GPULAT_G_RING && rq_len(&g->ids))
+			id = rq_pop(&g->ids);
+		sweep_busy_one(s, g, &e, &id);
 	}
 	while ((p = rq_peek(&g->submit)) && p->t < until) {
 		e = rq_pop(&g->submit);
@@ -720,6 +825,7 @@ static void free_group(struct grp *g)
 	kq_free(&g->depth);
 	rq_free(&g->busy);
 	rq_free(&g->submit);
+	rq_free(&g->ids);
 	free(g);
 }
 
@@ -782,18 +888,32 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 			ret |= gpulat__qacc_add(&g->q[m], v, at, at_cpu, j->seq);
 			gpulat__hist_add(&g->g.h[m], v);
 		}
-		if (j->start_ts != GPULAT_NONE && d != GPULAT_NONE && d >= j->start_ts)
-			ret |= rq_push(&g->busy, j->start_ts, (int64_t)d,
-				       (uint32_t)j->cpu[GPULAT_ST_RUN] |
-				       ((uint64_t)(uint32_t)j->cpu[GPULAT_ST_DONE] << 32));
+		if (j->start_ts != GPULAT_NONE && d != GPULAT_NONE && d >= j->start_ts) {
+			struct tev e = {
+				.t = j->start_ts,
+				.a = (int64_t)d,
+				.b = (uint32_t)j->cpu[GPULAT_ST_RUN] |
+				     ((uint64_t)(uint32_t)j->cpu[GPULAT_ST_DONE] << 32),
+			};
+
+			ret |= rq_push(&g->busy, &e);
+			if (g->g.kind == GPULAT_G_RING) {
+				e.a = id_pack(s, j, &e.b);
+				ret |= rq_push(&g->ids, &e);
+			}
+		}
 	}
 	/* depth counts every job queued, from queue_ts to done_ts (exclusive) */
 	if (q != GPULAT_NONE) {
 		ret |= kq_push(&g->depth, kq_key(q, true));
 		if (d != GPULAT_NONE && d >= q)
 			ret |= kq_push(&g->depth, kq_key(d, false));
-		if (g->g.kind == GPULAT_G_PROCESS)
-			ret |= rq_push(&g->submit, q, j->cpu[GPULAT_ST_QUEUE], 0);
+		if (g->g.kind == GPULAT_G_PROCESS) {
+			struct tev e = { .t = q };
+
+			e.a = submit_a(j->cpu[GPULAT_ST_QUEUE], id_pack(s, j, &e.b));
+			ret |= rq_push(&g->submit, &e);
+		}
 	}
 	if (kq_len(&g->depth) + rq_len(&g->busy) + rq_len(&g->submit) > REORDER_MAX) {
 		s->swept = true;
@@ -998,6 +1118,7 @@ void gpulat_stats_free(struct gpulat_stats *s)
 	gpulat__htab_fini(&s->dw);
 	free(s->worst);
 	gpulat__topk_fini(&s->stalls);
+	free(s->rings.v);
 	gpulat__strtab_free(s->strs);
 	free(s);
 }

@@ -504,7 +504,7 @@ static void print_idle_gaps(const struct gl_run *r, FILE *out)
 static int print_stalls(const struct gl_run *r, FILE *out)
 {
 	static const char * const h[] = {
-		"kind", "ring / process", "gap", "from [cpu]", "to [cpu]",
+		"kind", "ring / process", "gap", "from [cpu]", "to [cpu]", "job",
 	};
 	size_t i, n = gpulat_stats_nstalls(r->stats), shown;
 	const struct gpulat_stall **v;
@@ -526,7 +526,7 @@ static int print_stalls(const struct gl_run *r, FILE *out)
 	qsort(v, n, sizeof(*v), gl_cmp_stall);
 	shown = n < r->opts->top ? n : r->opts->top;
 
-	gl_table_init(&t, "llrll", h);
+	gl_table_init(&t, "llrlll", h);
 	for (i = 0; i < shown; i++) {
 		const struct gpulat_stall *s = v[i];
 
@@ -540,6 +540,7 @@ static int print_stalls(const struct gl_run *r, FILE *out)
 		gl_table_cell(&t, "%s", DUR(a, s->end_ts - s->start_ts));
 		gl_table_cell(&t, "%s", gl_fmt_ts_cpu(a, sizeof(a), s->start_ts, s->start_cpu));
 		gl_table_cell(&t, "%s", gl_fmt_ts_cpu(a, sizeof(a), s->end_ts, s->end_cpu));
+		field_cell(&t, GPULAT_ROW_STALL, "identity", s);
 	}
 	fprintf(out, "\nStalls longer than %s (%llu; the %zu longest)\n", thr,
 		(unsigned long long)gpulat_stats_stalls_total(r->stats), shown);

@@ -187,6 +187,12 @@ const struct gpulat_session *gpulat_report_session(const struct gpulat_report *r
  */
 char *gpulat_job_identity(char *buf, size_t len, const struct gpulat_job *job);
 /*
+ * The same identity of the job that ended a stall (gpulat_stall.job_*: the
+ * submission at end_ts of a submit gap, the job that started at end_ts of a
+ * ring idle gap). Return: @buf.
+ */
+char *gpulat_stall_identity(char *buf, size_t len, const struct gpulat_stall *st);
+/*
  * The headline of a ring that stopped completing (gpulat_group.stopped_ns):
  * "gfx: 18 jobs pending after 124.252075, nothing completed for 224ms";
  * "" for another ring. Return: @buf.

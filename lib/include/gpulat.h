@@ -616,6 +616,16 @@ struct gpulat_stall {
 	uint64_t	end_ts;		/* next submission / next start */
 	int		start_cpu;
 	int		end_cpu;
+	/*
+	 * The job that ended the gap (submit gap: the submission at end_ts;
+	 * ring idle: the job that started at end_ts), what
+	 * gpulat_job_identity() reads of it: gpulat_stall_identity() names it.
+	 */
+	const char	*job_ring;	/* before 6.17: its ring */
+	uint64_t	job_ctx;	/* finished fence, GPULAT_NONE: unknown */
+	uint64_t	job_seqno;
+	uint64_t	job_id;		/* before 6.17, GPULAT_NONE: unknown */
+	int		job_handle;	/* gpulat_ptr_handle() of its fence, -1: none */
 };
 
 /* waiting ring -> producing ring */
