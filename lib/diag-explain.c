@@ -515,22 +515,11 @@ uint64_t gpulat_diag_stalls_dropped(const struct gpulat_diag *d)
 	return d ? d->stalls_dropped : 0;
 }
 
-static uint64_t job_metric(const struct gpulat_job *job, enum gpulat_metric m)
-{
-	switch (m) {
-	case GPULAT_M_WAIT:	return job->wait;
-	case GPULAT_M_HW_QUEUE:	return job->hw_queue;
-	case GPULAT_M_EXEC:	return job->exec;
-	case GPULAT_M_DEP_WAIT:	return job->dep_wait;
-	default:		return job->total;
-	}
-}
-
 /* keep the explanations of the jobs that may end in the worst list */
 int dg_worst_offer(struct gpulat_diag *d, const struct gpulat_job *job)
 {
 	size_t cap = 2 * (size_t)d->o.top_n + 16, i, min = 0;
-	uint64_t m = job_metric(job, d->o.worst_by);
+	uint64_t m = gpulat__job_metric(job, d->o.worst_by);
 	struct dg_worst *w;
 
 	if (!d->o.top_n || m == GPULAT_NONE)

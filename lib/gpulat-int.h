@@ -139,6 +139,26 @@ int gpulat__event_def(unsigned int i, const char **sys, const char **name,
 unsigned int gpulat__hist_bucket(uint64_t v);
 void gpulat__hist_add(struct gpulat_hist *h, uint64_t v);
 
+/* ---- a job's metric (one definition: stats, diagnosis, gpulat_job_metric()) */
+
+static inline uint64_t gpulat__job_metric(const struct gpulat_job *j, enum gpulat_metric m)
+{
+	switch (m) {
+	case GPULAT_M_WAIT:
+		return j->wait;
+	case GPULAT_M_HW_QUEUE:
+		return j->hw_queue;
+	case GPULAT_M_EXEC:
+		return j->exec;
+	case GPULAT_M_TOTAL:
+		return j->total;
+	case GPULAT_M_DEP_WAIT:
+		return j->dep_wait;
+	default:
+		return GPULAT_NONE;
+	}
+}
+
 /* ---- bounded top-K (topk.c) ---------------------------------------------- */
 
 struct gpulat__topk {

@@ -94,6 +94,18 @@ const char *gpulat_kind_name(enum gpulat_kind kind)
 }
 
 /**
+ * gpulat_job_metric - a job's value of a metric
+ * @job: the job
+ * @m: the metric
+ *
+ * Return: the value in ns, GPULAT_NONE when the job has none (or @m is not a metric).
+ */
+uint64_t gpulat_job_metric(const struct gpulat_job *job, enum gpulat_metric m)
+{
+	return gpulat__job_metric(job, m);
+}
+
+/**
  * gpulat_metric_name - the metric as named in truth files and reports
  * @m: the metric
  *

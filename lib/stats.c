@@ -829,17 +829,7 @@ static void free_group(struct grp *g)
 	free(g);
 }
 
-static uint64_t metric_of(const struct gpulat_job *j, enum gpulat_metric m)
-{
-	switch (m) {
-	case GPULAT_M_WAIT:	return j->wait;
-	case GPULAT_M_HW_QUEUE:	return j->hw_queue;
-	case GPULAT_M_EXEC:	return j->exec;
-	case GPULAT_M_TOTAL:	return j->total;
-	case GPULAT_M_DEP_WAIT:	return j->dep_wait;
-	default:		return GPULAT_NONE;
-	}
-}
+#define metric_of gpulat__job_metric
 
 static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_job *j)
 {

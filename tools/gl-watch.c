@@ -239,40 +239,29 @@ static void instance_stop(struct watch *w)
 /* ------------------------------------------------------------------------ */
 /* reading                                                                    */
 
-/* --explain: remember the interval's worst job with its hints, while they are at hand */
+/*
+ * --explain: the interval's worst job is the statistics' (the interval's
+ * worst list, the one ranking): when the job just added became its first,
+ * keep its hints, while the context is at hand
+ */
 static int w_job(const struct gpulat_job *job, void *data)
 {
 	struct watch *w = data;
 	struct gpulat_diag *diag = gpulat_session_diag(w->s);
-	uint64_t m = job->total;
+	const struct gpulat_stats *st = gpulat_session_stats(w->s);
+	const struct gpulat_worst *top = st ? gpulat_stats_worst(st, 0) : NULL;
+	uint64_t m;
 	char a[32], ring[128];
 
-	if (!diag)
+	if (!diag || !top || top->job.seq != job->seq)
 		return 0;
-	switch (w->o->stats.worst_by) {
-	case GPULAT_M_WAIT:
-		m = job->wait;
-		break;
-	case GPULAT_M_HW_QUEUE:
-		m = job->hw_queue;
-		break;
-	case GPULAT_M_EXEC:
-		m = job->exec;
-		break;
-	case GPULAT_M_DEP_WAIT:
-		m = job->dep_wait;
-		break;
-	default:
-		break;
-	}
-	if (m != GPULAT_NONE && (w->ibest == GPULAT_NONE || m > w->ibest)) {
-		w->ibest = m;
-		gpulat_diag_explain_now(diag, job, &w->ibest_x);
-		snprintf(w->ibest_what, sizeof(w->ibest_what), "%s job of %s-%d, %s %s",
-			 gpulat_ring_label(ring, sizeof(ring), job->dev, job->ring),
-			 job->comm && job->comm[0] ? job->comm : "<...>", job->pid,
-			 gpulat_metric_name(w->o->stats.worst_by), gl_fmt_dur(a, sizeof(a), m));
-	}
+	m = gpulat_job_metric(job, w->o->stats.worst_by);
+	w->ibest = m;
+	gpulat_diag_explain_now(diag, job, &w->ibest_x);
+	snprintf(w->ibest_what, sizeof(w->ibest_what), "%s job of %s-%d, %s %s",
+		 gpulat_ring_label(ring, sizeof(ring), job->dev, job->ring),
+		 job->comm && job->comm[0] ? job->comm : "<...>", job->pid,
+		 gpulat_metric_name(w->o->stats.worst_by), gl_fmt_dur(a, sizeof(a), m));
 	return 0;
 }
 

@@ -504,6 +504,8 @@ enum gpulat_metric {
 };
 
 const char *gpulat_metric_name(enum gpulat_metric m);	/* "wait", "hw_queue", ... */
+/* a job's value of @m (ns), GPULAT_NONE when it has none */
+uint64_t gpulat_job_metric(const struct gpulat_job *job, enum gpulat_metric m);
 
 /*
  * Quantiles are nearest-rank (docs/truth-format.md). They are exact while a group
