@@ -124,6 +124,14 @@ static bool stream_mono(const struct plugin_gpujob_ctx *ctx)
  */
 int plugin_gpujob_frames_listen(struct plugin_gpujob_ctx *ctx)
 {
+	/*
+	 * lib/frames.c starts at the first vblank: without vblank events in the trace
+	 * there is nothing to judge, and no listener is called for every record.
+	 */
+	if (!gpulat_binding_has(ctx->binding, GPULAT_EV_VBLANK) &&
+	    !gpulat_binding_has(ctx->binding, GPULAT_EV_VBLANK_QUEUED) &&
+	    !gpulat_binding_has(ctx->binding, GPULAT_EV_VBLANK_DELIVERED))
+		return 0;
 	ctx->frames = gpulat_frames_listen(ctx->session,
 					   stream_mono(ctx) ? GPULAT_FRAMES_VBL_TIME : 0);
 	if (!ctx->frames)

@@ -90,56 +90,101 @@ static int gpujob_sorted(struct plugin_gpujob_ctx *ctx, uint32_t *order)
 }
 
 /*
- * The collection order, merged into time order: NULL in *@orderp when the records are
- * already in order (one run). Ties go to the earlier run, i.e. collection order, as a
- * stable sort would do.
+ * The collected records in time order, taken one by one. Ties go to the earlier run,
+ * i.e. collection order, as a stable sort would do.
+ *
+ * The runs are merged on the fly: the cursor keeps taking records from the run with
+ * the earliest head for as long as they come before the best other head, so the heads
+ * are compared only when the stream switches runs (a GPU trace's records come in
+ * bursts per CPU), and no order array is built or read back. More runs than
+ * GPUJOB_MAX_RUNS (never seen in practice) are sorted instead.
  */
-static int gpujob_time_order(struct plugin_gpujob_ctx *ctx, uint32_t **orderp)
-{
-	size_t run_pos[GPUJOB_MAX_RUNS], run_end[GPUJOB_MAX_RUNS];
-	uint64_t run_ts[GPUJOB_MAX_RUNS];
-	size_t i, n = ctx->n_ents, n_runs = 1, k, best;
+struct gpujob_merge {
+	const struct gpujob_raw *ents;
+	/** Sorted order when the runs were too many, else NULL. */
 	uint32_t *order;
+	size_t n, taken;
+	size_t pos[GPUJOB_MAX_RUNS], end[GPUJOB_MAX_RUNS];
+	size_t n_runs;
+	/** The run being taken from, and the best other run's head (limit). */
+	size_t cur, other;
+};
 
-	*orderp = NULL;
+/* pick the run with the earliest head and the best other one (n_runs: none) */
+static void gpujob_merge_pick(struct gpujob_merge *m)
+{
+	size_t k, best = m->n_runs, next = m->n_runs;
+	uint64_t bt = 0, nt = 0, t;
+
+	for (k = 0; k < m->n_runs; k++) {
+		if (m->pos[k] == m->end[k])
+			continue;
+		t = m->ents[m->pos[k]].ts;
+		if (best == m->n_runs || t < bt) {
+			next = best;
+			nt = bt;
+			best = k;
+			bt = t;
+		} else if (next == m->n_runs || t < nt) {
+			next = k;
+			nt = t;
+		}
+	}
+	m->cur = best;
+	m->other = next;
+}
+
+static int gpujob_merge_init(struct plugin_gpujob_ctx *ctx, struct gpujob_merge *m)
+{
+	size_t i, n = ctx->n_ents, k;
+
+	m->ents = ctx->ents;
+	m->order = NULL;
+	m->n = n;
+	m->taken = 0;
+	m->n_runs = 1;
 	for (i = 1; i < n; i++)
 		if (ctx->ents[i].ts < ctx->ents[i - 1].ts)
-			n_runs++;
-	if (n_runs == 1)
-		return 0;
-
-	order = malloc(n * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	*orderp = order;
-	if (n_runs > GPUJOB_MAX_RUNS)
-		return gpujob_sorted(ctx, order);
-
-	run_pos[0] = 0;
+			m->n_runs++;
+	if (m->n_runs > GPUJOB_MAX_RUNS) {
+		m->order = malloc(n * sizeof(*m->order));
+		if (!m->order)
+			return -ENOMEM;
+		return gpujob_sorted(ctx, m->order);
+	}
+	m->pos[0] = 0;
 	for (i = 1, k = 0; i < n; i++) {
 		if (ctx->ents[i].ts < ctx->ents[i - 1].ts) {
-			run_end[k++] = i;
-			run_pos[k] = i;
+			m->end[k++] = i;
+			m->pos[k] = i;
 		}
 	}
-	run_end[k] = n;
-
-	/* each run's head time in one small array: the scan reads nothing else */
-	for (k = 0; k < n_runs; k++)
-		run_ts[k] = ctx->ents[run_pos[k]].ts;
-	for (i = 0; i < n; i++) {
-		best = n_runs;
-		for (k = 0; k < n_runs; k++) {
-			if (run_pos[k] == run_end[k])
-				continue;
-			if (best == n_runs || run_ts[k] < run_ts[best])
-				best = k;
-		}
-		order[i] = run_pos[best]++;
-		if (run_pos[best] < run_end[best])
-			run_ts[best] = ctx->ents[run_pos[best]].ts;
-	}
+	m->end[k] = n;
+	gpujob_merge_pick(m);
 	return 0;
+}
+
+/* the next record in time order, NULL after the last */
+static const struct gpujob_raw *gpujob_merge_next(struct gpujob_merge *m)
+{
+	size_t c = m->cur;
+
+	if (m->taken == m->n)
+		return NULL;
+	m->taken++;
+	if (m->order)
+		return &m->ents[m->order[m->taken - 1]];
+	if (m->pos[c] == m->end[c]) {
+		gpujob_merge_pick(m);
+	} else if (m->other != m->n_runs) {
+		uint64_t t = m->ents[m->pos[c]].ts, lim = m->ents[m->pos[m->other]].ts;
+
+		/* the other head comes first, or ties and its run is the earlier one */
+		if (t > lim || (t == lim && m->other < c))
+			gpujob_merge_pick(m);
+	}
+	/* some run still has records (taken < n) */
+	return &m->ents[m->pos[m->cur]++];
 }
 
 /* ------------------------------------------------------------------------ */
@@ -271,6 +316,88 @@ static int gpujob_job_cmp(const void *a, const void *b)
 	return ja->seq < jb->seq ? -1 : ja->seq > jb->seq;
 }
 
+/* a job's sort key (gpujob_job_cmp()) and its place in the table */
+struct gpujob_job_key {
+	uint64_t begin;
+	uint64_t seq;
+	size_t idx;
+};
+
+static inline bool gpujob_key_less(const struct gpujob_job_key *a, const struct gpujob_job_key *b)
+{
+	if (a->begin != b->begin)
+		return a->begin < b->begin;
+	return a->seq < b->seq;
+}
+
+/* bottom-up merge sort of @n keys (@tmp: room for @n more), runs already in order copied */
+static struct gpujob_job_key *gpujob_keys_sort(struct gpujob_job_key *a, struct gpujob_job_key *b,
+					       size_t n)
+{
+	struct gpujob_job_key *t;
+	size_t i, w;
+
+	for (w = 1; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			size_t m = i + w < n ? i + w : n, r = i + 2 * w < n ? i + 2 * w : n;
+			size_t p = i, q = m, k = i;
+
+			if (m == r || !gpujob_key_less(&a[m], &a[m - 1])) {
+				memcpy(b + i, a + i, (r - i) * sizeof(*a));
+				continue;
+			}
+			while (p < m && q < r)
+				b[k++] = gpujob_key_less(&a[q], &a[p]) ? a[q++] : a[p++];
+			while (p < m)
+				b[k++] = a[p++];
+			while (q < r)
+				b[k++] = a[q++];
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * The jobs by begin (then seq). They come from the session in completion order, which
+ * is nearly begin order: checked in one pass, else their 24-byte keys are merge sorted
+ * and the table is permuted once. qsort() of the 300-byte jobs compared them through
+ * pointers into the whole table, cache misses on every comparison.
+ */
+static int gpujob_jobs_sort(struct plugin_gpujob_ctx *ctx)
+{
+	struct gpujob_job_key *keys, *sorted;
+	struct plugin_gpujob *jobs;
+	size_t i, n = ctx->n_jobs;
+
+	for (i = 1; i < n && gpujob_job_cmp(&ctx->jobs[i - 1], &ctx->jobs[i]) <= 0; i++)
+		;
+	if (i >= n)
+		return 0;
+	keys = malloc(2 * n * sizeof(*keys));
+	jobs = malloc(n * sizeof(*jobs));
+	if (!keys || !jobs) {
+		free(keys);
+		free(jobs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		keys[i].begin = ctx->jobs[i].begin;
+		keys[i].seq = ctx->jobs[i].seq;
+		keys[i].idx = i;
+	}
+	sorted = gpujob_keys_sort(keys, keys + n, n);
+	for (i = 0; i < n; i++)
+		jobs[i] = ctx->jobs[sorted[i].idx];
+	free(keys);
+	free(ctx->jobs);
+	ctx->jobs = jobs;
+	ctx->cap_jobs = n;
+	return 0;
+}
+
 struct gpujob_seq_map {
 	uint64_t seq;
 	size_t idx;
@@ -321,10 +448,11 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 		.job = gpujob_on_job,
 	};
 	struct gpulat_session_opts o;
+	const struct gpujob_raw *r;
+	struct gpujob_merge merge;
 	uint64_t *cpu_last = NULL;
-	uint32_t *order = NULL;
 	struct tep_record rec;
-	size_t i, n_cpus;
+	size_t n_cpus;
 	int ret;
 
 	gpulat_session_opts_init(&o);
@@ -341,8 +469,9 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 		ret = plugin_gpujob_frames_listen(ctx);
 	if (!ret)
 		ret = gpulat_session_attach_tep(ctx->session, kshark_get_tep(ctx->stream));
+	merge.order = NULL;
 	if (!ret)
-		ret = gpujob_time_order(ctx, &order);
+		ret = gpujob_merge_init(ctx, &merge);
 	n_cpus = ctx->stream && ctx->stream->n_cpus > 0 ? ctx->stream->n_cpus : 1;
 	if (!ret) {
 		cpu_last = calloc(n_cpus, sizeof(*cpu_last));
@@ -351,8 +480,8 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 	}
 
 	/* (last_ts, the end of a job never completed, was kept while collecting) */
-	for (i = 0; !ret && i < ctx->n_ents; i++) {
-		const struct gpujob_raw *r = &ctx->ents[order ? order[i] : i];
+	memset(&rec, 0, sizeof(rec));
+	while (!ret && (r = gpujob_merge_next(&merge))) {
 		int cpu = r->cpu;
 
 		if (!r->data) {
@@ -366,7 +495,6 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 					    r->ts, e->offset > 0 ? (uint64_t)e->offset : 0);
 			continue;
 		}
-		memset(&rec, 0, sizeof(rec));
 		/* stream time: KernelShark may have calibrated (shifted) the entry */
 		rec.ts = r->ts;
 		rec.cpu = cpu;
@@ -384,7 +512,7 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 		gpulat_session_tracker_counters(ctx->session, &ctx->counters);
 		plugin_gpujob_frames_done(ctx);
 	}
-	free(order);
+	free(merge.order);
 	free(cpu_last);
 	return ret;
 }
@@ -422,9 +550,9 @@ int plugin_gpujob_link(struct plugin_gpujob_ctx *ctx)
 	ret = gpujob_feed(ctx);
 	if (ret)
 		goto fail;
-	if (ctx->n_jobs)
-		qsort(ctx->jobs, ctx->n_jobs, sizeof(*ctx->jobs), gpujob_job_cmp);
-	ret = gpujob_resolve_deps(ctx);
+	ret = gpujob_jobs_sort(ctx);
+	if (!ret)
+		ret = gpujob_resolve_deps(ctx);
 	if (!ret)
 		ret = plugin_gpujob_build_rings(ctx);
 	if (!ret)
