@@ -16,14 +16,11 @@ Exit: 0 pass, 1 fail, 77 skip (no Xvfb / ImageMagick / xdotool / kernelshark).
 """
 import json
 import os
-import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import gui_test  # noqa: E402  (image helpers)
-import gui_view_test  # noqa: E402  (Run: gpu-kshark under Xvfb)
+import ksgui  # noqa: E402  (gpu-kshark under Xvfb, image helpers)
 
 # kshark-plugins/GpuJobs.cpp: gpujobVblankColor, gpujobLateColor, gpujobOnTimeColor
 TICK = (90, 90, 90)
@@ -37,15 +34,9 @@ def fail(msg):
     print('FAIL: ' + msg)
 
 
-def crtc_rows(launcher, trace):
-    out = subprocess.run([launcher, '--list', trace], capture_output=True, text=True,
-                         check=True).stdout.splitlines()
-    return [int(ln.split()[1].rstrip(':')) for ln in out if ln.strip().startswith('crtc ')]
-
-
 def column_has(img, x, y0, y1, color, tol=6):
     """any pixel of columns x-1..x+1 between y0 and y1 near @color"""
-    return any(gui_test.near(img.get(xx, y), color, tol)
+    return any(ksgui.near(img.get(xx, y), color, tol)
                for xx in (x - 1, x, x + 1) for y in range(y0, y1 + 1))
 
 
@@ -54,14 +45,13 @@ def main():
         print(__doc__)
         return 2
     launcher, trace, truth_file = sys.argv[1:4]
-    for tool in ('Xvfb', 'import', 'xdotool', 'kernelshark'):
-        if not shutil.which(tool):
-            print('SKIP: %s not found' % tool)
-            return 77
+    tool = ksgui.missing_tool()
+    if tool:
+        print('SKIP: %s not found' % tool)
+        return 77
     truth = json.load(open(truth_file))
     fr = truth['frames']
-    ring_rows = gui_view_test.rows(launcher, trace)
-    crtcs = crtc_rows(launcher, trace)
+    ring_rows, crtcs = ksgui.list_rows(launcher, trace)
     ncpu = truth['cpus']
     nrows = ncpu + len(ring_rows) + len(crtcs)
     cl = next(c for c in fr['clients'] if c['late_frames'])
@@ -80,7 +70,7 @@ def main():
           (crtc['crtc'], cl['comm'], cl['pid'], lf['deadline'], V(lf['deadline']),
            lf['presented'], V(lf['presented']), t0, t1))
 
-    r = gui_view_test.Run(launcher, ['-r', '%.9f,%.9f' % (t0 / 1e9, t1 / 1e9), trace])
+    r = ksgui.Run(launcher, ['-r', '%.9f,%.9f' % (t0 / 1e9, t1 / 1e9), trace])
     try:
         if not r.wait(nrows):
             fail('the graph never settled')
@@ -97,7 +87,7 @@ def main():
                 fail('no vblank tick at x=%d (vblank %d)' % (x_of(t), t))
         for a, b in zip(vbl, vbl[1:]):
             x = x_of((a + b) // 2)
-            if any(gui_test.near(img.get(x, y), TICK, 6) for y in range(top, bottom + 1)):
+            if any(ksgui.near(img.get(x, y), TICK, 6) for y in range(top, bottom + 1)):
                 fail('a tick half-way between the vblanks %d and %d (x=%d)' % (a, b, x))
         print('%d vblank ticks in the window checked' % len(vbl))
         # 2. the late frame

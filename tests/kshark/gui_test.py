@@ -19,113 +19,18 @@ Only the processes started here are stopped, by their ids.
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 
-# process colors of the plugin (plugin_gpujob_palette, gpu_index.c), stage tints of
-# GpuJobs.cpp (gpujobWaitAlpha, gpujobHwqAlpha)
-PALETTE = [
-    (0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167),
-    (86, 180, 233), (213, 94, 0), (240, 228, 66), (120, 60, 160),
-    (140, 86, 75), (160, 170, 30), (250, 140, 200), (40, 60, 110),
-]
-WAIT_ALPHA = 0.30
-HWQ_ALPHA = 0.60
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ksgui  # noqa: E402  (gpu-kshark under Xvfb, image helpers, palette)
+from ksgui import near, is_stage, screenshot, long_dark_rows  # noqa: E402
+
 MARK_A = (0, 128, 0)      # Qt::darkGreen
 MARK_B = (0, 128, 128)    # Qt::darkCyan
-WIDTH, HEIGHT = 1100, 760
-
-
-def tint(c, a):
-    return tuple(int(v * a + (1 - a) * 255) for v in c)
-
-
-STAGE_COLORS = set()
-for c in PALETTE:
-    for col in (c, tint(c, HWQ_ALPHA), tint(c, WAIT_ALPHA)):
-        STAGE_COLORS.add(col)
-
-
-def near(a, b, tol=3):
-    return all(abs(x - y) <= tol for x, y in zip(a, b))
-
-
-def is_stage(px):
-    if px in STAGE_COLORS:
-        return True
-    return any(near(px, c) for c in STAGE_COLORS)
-
-
-class Image:
-    def __init__(self, data):
-        # binary PPM (P6) as written by `import ... ppm:-`
-        parts = []
-        pos = 0
-        while len(parts) < 4:
-            while data[pos:pos + 1].isspace():
-                pos += 1
-            if data[pos:pos + 1] == b'#':
-                pos = data.index(b'\n', pos) + 1
-                continue
-            end = pos
-            while not data[end:end + 1].isspace():
-                end += 1
-            parts.append(data[pos:end])
-            pos = end
-        pos += 1
-        assert parts[0] == b'P6', parts[0]
-        self.w, self.h, maxval = int(parts[1]), int(parts[2]), int(parts[3])
-        assert maxval == 255
-        self.px = data[pos:pos + self.w * self.h * 3]
-
-    def get(self, x, y):
-        i = (y * self.w + x) * 3
-        return (self.px[i], self.px[i + 1], self.px[i + 2])
-
-
-def screenshot(env):
-    out = subprocess.run(['import', '-window', 'root', '-depth', '8', 'ppm:-'], env=env,
-                         capture_output=True, check=True).stdout
-    return Image(out)
-
-
-def long_dark_rows(img, x0, x1, min_frac=0.9):
-    """y of horizontal dark lines spanning [x0, x1] (graph baselines, time axis)"""
-    rows = []
-    for y in range(img.h):
-        dark = 0
-        for x in range(x0, x1, 2):
-            r, g, b = img.get(x, y)
-            if r < 90 and g < 90 and b < 90:
-                dark += 1
-        if dark >= min_frac * ((x1 - x0) // 2):
-            if not rows or y - rows[-1] > 3:
-                rows.append(y)
-    return rows
-
-
-def graph_ready(lines, need):
-    """the time axis and evenly spaced graph baselines (not a progress dialog)"""
-    if len(lines) < need:
-        return False
-    pitch = [b - a for a, b in zip(lines[1:need], lines[2:need])]
-    return (lines[1] - lines[0] >= 30 and all(p >= 30 for p in pitch) and
-            max(pitch) - min(pitch) <= 2)
-
-
-def axis_extent(img, y):
-    """x range of the time axis line at y"""
-    # the contiguous dark run through the middle (the root window around is black too)
-    dark = lambda x: sum(img.get(x, y)) < 200
-    x0 = x1 = WIDTH // 2
-    while x0 > 0 and dark(x0 - 1):
-        x0 -= 1
-    while x1 < img.w - 1 and dark(x1 + 1):
-        x1 += 1
-    return x0, x1
+WIDTH, HEIGHT = ksgui.WIDTH, ksgui.HEIGHT
 
 
 def pick_job(truth):
@@ -164,24 +69,16 @@ def visible_rings(truth, t0, t1):
     return rings, busy
 
 
-def children(pid):
-    try:
-        with open('/proc/%d/task/%d/children' % (pid, pid)) as f:
-            return [int(p) for p in f.read().split()]
-    except OSError:
-        return []
-
-
 def main():
     if len(sys.argv) < 4:
         print(__doc__)
         return 2
     launcher, trace, truth_file = sys.argv[1:4]
     keep = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == '--keep' else None
-    for tool in ('Xvfb', 'import', 'xdotool', 'kernelshark'):
-        if not shutil.which(tool):
-            print('SKIP: %s not found' % tool)
-            return 77
+    tool = ksgui.missing_tool()
+    if tool:
+        print('SKIP: %s not found' % tool)
+        return 77
 
     truth = json.load(open(truth_file))
     picked = pick_job(truth)
@@ -197,61 +94,25 @@ def main():
     print('job %d on %s: queue %d done %d, range [%d, %d]' %
           (job['index'], ring_key, job['queue_ts'], job['done_ts'], t0, t1))
 
-    tmp = tempfile.mkdtemp(prefix='gst-kshark-gui.')
-    procs = []
+    logdir = tempfile.mkdtemp(prefix='gst-kshark-gui-log.')
+    log = os.path.join(logdir, 'kernelshark.log')
+    r = None
     failures = []
     try:
-        cache = os.path.join(tmp, 'cache')
-        os.makedirs(cache)
-        with open(os.path.join(cache, 'setting.ini'), 'w') as f:
-            f.write('[General]\nnoRootWarn=true\n')
-
-        rfd, wfd = os.pipe()
-        xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(wfd), '-screen', '0',
-                                 '%dx%dx24' % (WIDTH + 80, HEIGHT + 80), '-nolisten', 'tcp'],
-                                pass_fds=(wfd,), stderr=subprocess.DEVNULL)
-        procs.append(xvfb)
-        os.close(wfd)
-        # read up to the newline and keep the pipe open: Xvfb dies of SIGPIPE otherwise
-        disp = b''
-        while not disp.endswith(b'\n'):
-            chunk = os.read(rfd, 64)
-            if not chunk:
-                break
-            disp += chunk
-        disp = disp.decode().strip()
-        env = dict(os.environ, DISPLAY=':' + disp, KS_USER_CACHE_DIR=cache,
-                   GPU_KSHARK_SESSION=os.path.join(tmp, 'session.json'),
-                   XDG_RUNTIME_DIR=tmp)
-        log = open(os.path.join(tmp, 'kernelshark.log'), 'w')
-        ks = subprocess.Popen([launcher, '-g', '%dx%d' % (WIDTH, HEIGHT),
-                               '-r', '%.9f,%.9f' % (t0 / 1e9, t1 / 1e9), trace],
-                              env=env, stdout=log, stderr=subprocess.STDOUT)
-        procs.append(ks)
-
+        r = ksgui.Run(launcher, ['-r', '%.9f,%.9f' % (t0 / 1e9, t1 / 1e9), trace], log=log)
+        env = r.env
         # wait until the graph is on screen and stable
-        img = None
-        lines = []
-        deadline = time.time() + 60
-        prev = None
-        while time.time() < deadline:
-            time.sleep(0.7)
-            if ks.poll() is not None:
-                failures.append('launcher exited with %d' % ks.returncode)
-                break
-            img = screenshot(env)
-            if img.px != prev:
-                prev = img.px
-                continue
-            lines = long_dark_rows(img, WIDTH // 2, WIDTH - 60)
-            if graph_ready(lines, 1 + ncpu + len(rings)):
-                break
-        if failures:
+        if not r.wait(ncpu + len(rings)):
+            if r.ks.poll() is not None:
+                failures.append('launcher exited with %d' % r.ks.returncode)
+            else:
+                failures.append('the graph never settled with %d rows' % (ncpu + len(rings)))
             raise RuntimeError
+        img = r.img
+        lines = [r.axis] + r.bases
         if keep:
             with open(os.path.join(keep, 'gui-test.ppm'), 'wb') as f:
-                f.write(subprocess.run(['import', '-window', 'root', '-depth', '8', 'ppm:-'], env=env,
-                                       capture_output=True).stdout)
+                f.write(ksgui.grab(env))
 
         # 1. rows: the time axis, then one baseline per CPU, then one per ring
         need = 1 + ncpu + len(rings)
@@ -262,7 +123,7 @@ def main():
         axis = lines[0]
         bases = lines[1:need]
         row_h = min(b - a for a, b in zip(bases, bases[1:]))
-        gx0, gx1 = axis_extent(img, axis)
+        gx0, gx1 = ksgui.axis_extent(img, axis)
         print('axis y=%d x=[%d, %d], baselines %s, row pitch %d' % (axis, gx0, gx1, bases, row_h))
 
         def x_of(ts):
@@ -306,7 +167,7 @@ def main():
         # marking may change the layout (a scroll bar appears): measure again
         lines = long_dark_rows(img, WIDTH // 2, WIDTH - 60)
         axis, bases = lines[0], lines[1:need]
-        gx0, gx1 = axis_extent(img, axis)
+        gx0, gx1 = ksgui.axis_extent(img, axis)
         xq, xd = x_of(job['queue_ts']), x_of(job['done_ts'])
 
         def marker_x(color, around):
@@ -326,29 +187,18 @@ def main():
             failures.append('marker B not at the done event')
         if keep:
             with open(os.path.join(keep, 'gui-test-markers.ppm'), 'wb') as f:
-                f.write(subprocess.run(['import', '-window', 'root', '-depth', '8', 'ppm:-'], env=env,
-                                       capture_output=True).stdout)
+                f.write(ksgui.grab(env))
     except RuntimeError:
         pass
     finally:
-        for p in reversed(procs):
-            for c in children(p.pid):
-                try:
-                    os.kill(c, signal.SIGTERM)
-                except OSError:
-                    pass
-            if p.poll() is None:
-                p.terminate()
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        if r:
+            r.close()
         if failures:
             try:
-                sys.stderr.write(open(os.path.join(tmp, 'kernelshark.log')).read())
+                sys.stderr.write(open(log).read())
             except OSError:
                 pass
-        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(logdir, ignore_errors=True)
 
     for f in failures:
         print('FAIL: ' + f)

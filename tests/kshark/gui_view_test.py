@@ -22,17 +22,12 @@ Exit: 0 pass, 1 fail, 77 skip (no Xvfb / ImageMagick / xdotool / kernelshark).
 """
 import json
 import os
-import shutil
-import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import gui_test  # noqa: E402  (image helpers, palette)
-import shot  # noqa: E402  (Xvfb, screenshots, tooltip title)
+import ksgui  # noqa: E402  (gpu-kshark under Xvfb, image helpers, palette)
 
-W, H = gui_test.WIDTH, gui_test.HEIGHT
 DEP = (20, 20, 20)
 failures = []
 
@@ -52,57 +47,12 @@ def colors(truth):
     idx = {}
     for j in order:
         if j['pid'] not in idx:
-            idx[j['pid']] = len(idx) % len(gui_test.PALETTE)
+            idx[j['pid']] = len(idx) % len(ksgui.PALETTE)
     return idx
-
-
-def rows(launcher, trace):
-    out = subprocess.run([launcher, '--list', trace], capture_output=True, text=True,
-                         check=True).stdout.splitlines()
-    return [ln.split()[2] for ln in out[2:] if ln.split() and ln.split()[0].isdigit()]
 
 
 def label(j):
     return (j['dev'] + '/' if j['dev'] else '') + j['ring']
-
-
-class Run:
-    """gpu-kshark under Xvfb with ARGS; the picture once stable"""
-
-    def __init__(self, launcher, args, env_extra=None):
-        self.procs = []
-        self.tmp = shot.tempfile.mkdtemp(prefix='gst-kshark-view.')
-        cache = os.path.join(self.tmp, 'cache')
-        os.makedirs(cache)
-        with open(os.path.join(cache, 'setting.ini'), 'w') as f:
-            f.write('[General]\nnoRootWarn=true\n')
-        xvfb, disp, self._keep = shot.start_xvfb(W + 80, H + 80)
-        self.procs.append(xvfb)
-        self.env = dict(os.environ, DISPLAY=disp, KS_USER_CACHE_DIR=cache,
-                        XDG_RUNTIME_DIR=self.tmp, **(env_extra or {}))
-        self.procs.append(subprocess.Popen([launcher, '-g', '%dx%d' % (W, H)] + args,
-                                           env=self.env, stdout=subprocess.DEVNULL,
-                                           stderr=subprocess.DEVNULL))
-        self.img = None
-
-    def wait(self, nrows):
-        prev, deadline = None, time.time() + 60
-        while time.time() < deadline:
-            time.sleep(0.7)
-            img = gui_test.screenshot(self.env)
-            if img.px == prev:
-                lines = gui_test.long_dark_rows(img, W // 2, W - 60)
-                if gui_test.graph_ready(lines, 1 + nrows):
-                    self.img = img
-                    self.axis, self.bases = lines[0], lines[1:1 + nrows]
-                    self.gx0, self.gx1 = gui_test.axis_extent(img, self.axis)
-                    return True
-            prev = img.px
-        return False
-
-    def close(self):
-        shot.stop(self.procs)
-        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def main():
@@ -110,14 +60,14 @@ def main():
         print(__doc__)
         return 2
     launcher, trace, truth_file = sys.argv[1:4]
-    for tool in ('Xvfb', 'import', 'xdotool', 'kernelshark'):
-        if not shutil.which(tool):
-            print('SKIP: %s not found' % tool)
-            return 77
+    tool = ksgui.missing_tool()
+    if tool:
+        print('SKIP: %s not found' % tool)
+        return 77
     truth = json.load(open(truth_file))
     jobs = [j for j in truth['jobs'] if j['status'] == 'complete']
     col = colors(truth)
-    ring_rows = rows(launcher, trace)
+    ring_rows = ksgui.list_rows(launcher, trace)[0]
     ncpu = truth['cpus']
     nrows = ncpu + len(ring_rows)
     by_fence = {(j['fence_ctx'], j['fence_seqno']): j for j in truth['jobs']}
@@ -126,7 +76,7 @@ def main():
     first = min(min(stages(j)) for j in truth['jobs'])
     last = max(max(stages(j)) for j in truth['jobs'])
     fj = min(truth['jobs'], key=lambda j: min(stages(j)))
-    r = Run(launcher, [trace])
+    r = ksgui.Run(launcher, [trace])
     try:
         if not r.wait(nrows):
             fail('default view: the graph never settled')
@@ -139,13 +89,13 @@ def main():
             base = r.bases[ncpu + ring_rows.index(label(fj))]
             # KernelShark rounds the range to whole bins: a few pixels of slack
             hit = [xx for xx in range(int(x) - 6, int(x) + 7)
-                   if gui_test.is_stage(r.img.get(xx, base - 3))]
+                   if ksgui.is_stage(r.img.get(xx, base - 3))]
             print('default view: first job at x~%d (graph %d-%d): %s' % (x, r.gx0, r.gx1, hit))
             if not hit:
                 fail('default view: no job at x~%d where the GPU span begins' % x)
             # (the graph's first columns: KernelShark's own edge of the first bin)
             left = [xx for xx in range(r.gx0 + 3, int(x) - 8)
-                    if any(gui_test.is_stage(r.img.get(xx, b - 3)) for b in r.bases[ncpu:])]
+                    if any(ksgui.is_stage(r.img.get(xx, b - 3)) for b in r.bases[ncpu:])]
             if left:
                 fail('default view: job pixels left of the GPU span at %s: %s' % (left[:5], [[r.img.get(left[0], b - 3) for b in r.bases[ncpu:]]]))
     finally:
@@ -185,16 +135,16 @@ def main():
              float(o['total']))
     s0 = sj['queue_ts'] - sj['total'] // 4
     s1 = sj['done_ts'] + sj['total'] // 4
-    r = Run(launcher, ['-r', '%.9f,%.9f' % (s0 / 1e9, s1 / 1e9), trace])
+    r = ksgui.Run(launcher, ['-r', '%.9f,%.9f' % (s0 / 1e9, s1 / 1e9), trace])
     try:
         if not r.wait(nrows):
             fail('stage colors: the graph never settled')
         else:
             x_of = lambda ts: int(round(r.gx0 + (ts - s0) * (r.gx1 - r.gx0) / (s1 - s0)))
             base = r.bases[ncpu + ring_rows.index(label(sj))]
-            c = gui_test.PALETTE[col[sj['pid']]]
-            want = {'wait': gui_test.tint(c, gui_test.WAIT_ALPHA),
-                    'hw_queue': gui_test.tint(c, gui_test.HWQ_ALPHA), 'exec': c}
+            c = ksgui.PALETTE[col[sj['pid']]]
+            want = {'wait': ksgui.tint(c, ksgui.WAIT_ALPHA),
+                    'hw_queue': ksgui.tint(c, ksgui.HWQ_ALPHA), 'exec': c}
             seg = {'wait': (sj['queue_ts'], sj['run_ts']),
                    'hw_queue': (sj['run_ts'], sj['start_ts']),
                    'exec': (sj['start_ts'], sj['done_ts'])}
@@ -207,7 +157,7 @@ def main():
                 px = r.img.get(x, y)
                 checked += 1
                 print('job %d %s at (%d, %d): %s, want %s' % (sj['index'], st, x, y, px, want[st]))
-                if not gui_test.near(px, want[st], 4):
+                if not ksgui.near(px, want[st], 4):
                     fail('%s of job %d at (%d, %d) is %s, want %s' %
                          (st, sj['index'], x, y, px, want[st]))
             if checked < 2:
@@ -217,7 +167,7 @@ def main():
 
     views = {}
     for name, extra in (('all', {'GPU_JOBS_ALL_DEPS': '1'}), ('default', None)):
-        r = Run(launcher, rng, extra)
+        r = ksgui.Run(launcher, rng, extra)
         try:
             if not r.wait(nrows):
                 fail('%s: the graph never settled' % name)
@@ -228,13 +178,8 @@ def main():
                 base = r.bases[ncpu + ring_rows.index(label(j))]
                 # 4. tooltip
                 xe, ye = (x_of(j['start_ts']) + x_of(j['done_ts'])) // 2, base - 3
-                subprocess.run(['xdotool', 'mousemove', str(xe), str(ye)], env=r.env,
-                               check=True)
-                time.sleep(0.3)
-                subprocess.run(['xdotool', 'mousemove_relative', '1', '0'], env=r.env,
-                               check=True)
-                time.sleep(1.2)
-                title = shot.tooltip_title(r.env) or ''
+                ksgui.hover(r.env, xe, ye)
+                title = ksgui.tooltip_title(r.env) or ''
                 print('tooltip: %s' % title)
                 us = lambda ns: '%d.%03d us' % (ns // 1000, ns % 1000)
                 sec = lambda ns: '%d.%09d' % (ns // 1000000000, ns % 1000000000)
@@ -264,9 +209,9 @@ def main():
         for y in range(int(yc - rh // 2), int(yc + rh // 2) + 1):
             if any(abs(y - b) <= 2 for b in a.bases):
                 continue
-            if gui_test.near(a.img.get(x, y), DEP, 8):
+            if ksgui.near(a.img.get(x, y), DEP, 8):
                 line_px.append((x, y))
-    drawn = [q for q in line_px if gui_test.near(d.img.get(*q), DEP, 8)]
+    drawn = [q for q in line_px if ksgui.near(d.img.get(*q), DEP, 8)]
     print('dependency line: %d px with every dependency shown, %d of them by default' %
           (len(line_px), len(drawn)))
     if len(line_px) < 5:

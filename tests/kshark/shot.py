@@ -12,67 +12,10 @@ FILE. Only the processes started here are stopped, by their ids.
 """
 import argparse
 import os
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
-import time
 
-
-def children(pid):
-    try:
-        with open('/proc/%d/task/%d/children' % (pid, pid)) as f:
-            return [int(p) for p in f.read().split()]
-    except OSError:
-        return []
-
-
-def start_xvfb(w, h):
-    rfd, wfd = os.pipe()
-    xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(wfd), '-screen', '0',
-                             '%dx%dx24' % (w, h), '-nolisten', 'tcp'],
-                            pass_fds=(wfd,), stderr=subprocess.DEVNULL)
-    os.close(wfd)
-    disp = b''
-    while not disp.endswith(b'\n'):
-        chunk = os.read(rfd, 64)
-        if not chunk:
-            break
-        disp += chunk
-    # keep rfd open: Xvfb dies of SIGPIPE otherwise
-    return xvfb, ':' + disp.decode().strip(), rfd
-
-
-def grab(env, fmt='ppm'):
-    return subprocess.run(['import', '-window', 'root', '-depth', '8', fmt + ':-'], env=env,
-                          capture_output=True, check=True).stdout
-
-
-def stop(procs):
-    for p in reversed(procs):
-        for c in children(p.pid):
-            try:
-                os.kill(c, signal.SIGTERM)
-            except OSError:
-                pass
-        if p.poll() is None:
-            p.terminate()
-        try:
-            p.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-
-
-def tooltip_title(env):
-    p = subprocess.run(['xdotool', 'search', '--name', '^gpu_jobs: '], env=env,
-                       capture_output=True, text=True)
-    for wid in p.stdout.split():
-        q = subprocess.run(['xdotool', 'getwindowname', wid], env=env, capture_output=True,
-                           text=True)
-        if q.stdout.startswith('gpu_jobs: '):
-            return q.stdout.strip()
-    return None
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ksgui  # noqa: E402  (Xvfb, screenshots, tooltip title)
 
 
 def main():
@@ -88,40 +31,19 @@ def main():
     a = ap.parse_args(argv[:k])
     cmd = argv[k + 1:]
     w, h = (int(v) for v in a.size.split('x'))
-    tmp = tempfile.mkdtemp(prefix='gst-kshark-shot.')
-    procs = []
+    r = ksgui.Run(cmd[0], cmd[1:], size=(w, h), log=os.environ.get('SHOT_LOG'))
     try:
-        cache = os.path.join(tmp, 'cache')
-        os.makedirs(cache)
-        with open(os.path.join(cache, 'setting.ini'), 'w') as f:
-            f.write('[General]\nnoRootWarn=true\n')
-        xvfb, disp, _keep = start_xvfb(w + 80, h + 80)
-        procs.append(xvfb)
-        env = dict(os.environ, DISPLAY=disp, KS_USER_CACHE_DIR=cache, XDG_RUNTIME_DIR=tmp)
-        ks = subprocess.Popen([cmd[0], '-g', a.size] + cmd[1:], env=env,
-                              stdout=subprocess.DEVNULL,
-                              stderr=open(os.environ.get('SHOT_LOG', os.devnull), 'w'))
-        procs.append(ks)
-        prev, stable, deadline = None, 0, time.time() + 60
-        while time.time() < deadline and stable < 2:
-            time.sleep(0.7)
-            img = grab(env)
-            stable = stable + 1 if img == prev and len(set(img[-5000:])) > 1 else 0
-            prev = img
+        r.wait_stable()
         if a.mouse:
             x, y = a.mouse.split(',')
-            subprocess.run(['xdotool', 'mousemove', x, y], env=env, check=True)
-            time.sleep(0.3)
-            subprocess.run(['xdotool', 'mousemove_relative', '1', '0'], env=env, check=True)
-            time.sleep(1.2)
+            ksgui.hover(r.env, x, y)
         with open(a.out, 'wb') as f:
-            f.write(grab(env, 'png'))
+            f.write(ksgui.grab(r.env, 'png'))
         if a.tooltip_title:
             with open(a.tooltip_title, 'w') as f:
-                f.write((tooltip_title(env) or '') + '\n')
+                f.write((ksgui.tooltip_title(r.env) or '') + '\n')
     finally:
-        stop(procs)
-        shutil.rmtree(tmp, ignore_errors=True)
+        r.close()
     return 0
 
 
