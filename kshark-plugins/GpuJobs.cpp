@@ -94,6 +94,11 @@ const int gpujobOnTimePx = 3;
 /* CRTC rows: a late frame due this long before the window can still reach into it. */
 const uint64_t gpujobFrameLookBackNs = 1000000000ULL;
 
+/* the "+N" mark of a capped ring row: the tooltip's colors */
+const Color gpujobMarkFill(255, 255, 224);
+const int gpujobMarkInsetPx = 20;
+const Color gpujobMarkBorder(128, 128, 128);
+
 const Color gpujobVblankColor(90, 90, 90);
 const Color gpujobLateColor(220, 20, 60);
 const Color gpujobOnTimeColor(40, 170, 60);
@@ -145,6 +150,12 @@ struct gpujob_draw_state {
 		size_t job;
 	};
 	std::vector<Hit> hits;
+	/* "+N" marks of capped ring rows in the current frame, with their tooltip text */
+	struct Mark {
+		int x0, y0, x1, y1;
+		std::string text;
+	};
+	std::vector<Mark> marks;
 	/* last element of the frame's shape list (pushTop), valid when haveTail */
 	PlotObjList::iterator tail;
 	bool haveTail = false;
@@ -541,18 +552,59 @@ void drawDepsBetween(DrawCtx &d, ssize_t consumerRing, const GraphPos &cpos,
 	}
 }
 
-/* A text in the row (the "+N" of hidden sub-rows). */
-void rowText(DrawCtx &d, int x, int y, const std::string &text)
+/* Width of @text in @font (the baked glyphs' advances; 'z' for others). */
+int textWidth(const ksplot_font *font, const std::string &text)
 {
-	if (!d.st->smallFontOk)
+	float w = 0;
+
+	for (unsigned char ch : text) {
+		if (ch >= KS_SPACE_CHAR && ch < KS_SPACE_CHAR + KS_N_CHAR)
+			w += font->cdata[ch - KS_SPACE_CHAR].xadvance;
+		else
+			w += font->char_width;
+	}
+	return (int)std::ceil(w);
+}
+
+/*
+ * The "+N" mark of a ring row whose jobs stack deeper (@depth) than its sub-rows (@cap):
+ * the N deepest share the top sub-row. A plate at the row's right end in the top
+ * sub-row, painted above the boxes, with the label font when the sub-row is high
+ * enough for it (it is at gpujobMinSubrowPx = 12 px and KernelShark's default row
+ * height: 10 pt, 12 px); hovering it says what it means.
+ */
+void drawCapMark(DrawCtx &d, ssize_t r, int depth, int cap)
+{
+	const ksplot_font *font = nullptr;
+	std::string text = "+" + std::to_string(depth - cap);
+	int y0, y1;
+
+	subrowBand(depth, cap - 1, d.base, d.height, &y0, &y1);
+	if (d.st->fontOk && y1 - y0 + 1 >= d.st->font.height - 2)
+		font = &d.st->font;
+	else if (d.st->smallFontOk)
+		font = &d.st->smallFont;
+	if (!font)
 		return;
+	/* inset: KernelShark's vertical scroll bar, when it shows, covers the right end */
+	int x1 = d.xm.right - gpujobMarkInsetPx, x0 = x1 - textWidth(font, text) - 8;
+
+	pushTop(d, rect(x0, y0, x1, y1, gpujobMarkFill, true));
+	pushTop(d, rect(x0, y0, x1, y1, gpujobMarkBorder, false));
 	JobLabel *l = new JobLabel;
-	l->_font = &d.st->smallFont;
+	l->_font = font;
 	l->_text = text;
-	l->_x = x;
-	l->_y = y;
+	l->_x = x0 + 4;
+	l->_y = y1 - (y1 - y0 + 1 - font->height) / 2 - (font->height - font->size) - 1;
 	l->_color = Color(0, 0, 0);
 	pushTop(d, l);
+
+	char buf[256];
+	snprintf(buf, sizeof(buf),
+		 "%s: jobs stack %d deep in this view, %d sub-rows fit the row:\n"
+		 "+%d: the top sub-row also holds the %d deeper ones (zoom in to separate them)",
+		 d.ctx->rings[r].label, depth, cap, depth - cap, depth - cap);
+	d.st->marks.push_back({ x0, y0, x1, y1, buf });
 }
 
 /* Zoomed out: per pixel column, the share of its time the ring executed. */
@@ -646,8 +698,7 @@ void drawRing(DrawCtx &d, ssize_t r)
 				   &lastX[std::min(job->subrow, cap - 1)]);
 		}
 		if (depth > cap)
-			rowText(d, d.xm.right - 28, d.base - d.height + 12,
-				"+" + std::to_string(depth - cap));
+			drawCapMark(d, r, depth, cap);
 	}
 	d.st->seen[{ KSHARK_TASK_DRAW, d.ctx->rings[r].id }] = self;
 
@@ -871,6 +922,16 @@ bool hitTest(int x, int y, gpujob_draw_state **stp, size_t *job)
 	return best != INT32_MAX;
 }
 
+/* The tooltip text of the "+N" mark under (x, y) in the last frame, or nullptr. */
+const std::string *markTest(int x, int y)
+{
+	for (gpujob_draw_state *st : gpujobStates)
+		for (const auto &m : st->marks)
+			if (x >= m.x0 && x <= m.x1 && y >= m.y0 && y <= m.y1)
+				return &m.text;
+	return nullptr;
+}
+
 class HoverFilter : public QObject {
       public:
 	QPointer<QLabel> tip;
@@ -909,8 +970,13 @@ class HoverFilter : public QObject {
 			gpujob_draw_state *st = nullptr;
 			size_t job = 0;
 
-			if (hitTest(me->pos().x() * dpr, me->pos().y() * dpr, &st, &job) &&
-			    st->ctx && job < st->ctx->n_jobs) {
+			const std::string *mark = markTest(me->pos().x() * dpr,
+							   me->pos().y() * dpr);
+
+			if (mark) {
+				show(me->globalPos(), QString::fromStdString(*mark));
+			} else if (hitTest(me->pos().x() * dpr, me->pos().y() * dpr, &st, &job) &&
+				   st->ctx && job < st->ctx->n_jobs) {
 				std::vector<char> buf(4096);
 				size_t n = plugin_gpujob_describe(st->ctx, job, buf.data(),
 								  buf.size());
@@ -964,7 +1030,8 @@ const char *gpujobLegend =
 	"Each process has its own color (in order of first appearance).\n"
 	"Arrows: from the done of a dependency the job really waited on (it signaled\n"
 	"after the job was queued) to the job's run; thinned out where too dense.\n"
-	"\"+N\": stacked jobs beyond the sub-rows that fit the row.\n\n"
+	"\"+N\" (right end of a row): jobs stack N sub-rows deeper than fit the row;\n"
+	"  they share its top sub-row (hover the mark, or zoom in).\n\n"
 	"Zoomed out, a row is the ring's busy profile: the bar height in each pixel\n"
 	"column is the share of that time the ring executed.\n\n"
 	"CRTC rows (one per display pipe with drm vblank events): grey ticks at the\n"
@@ -1034,6 +1101,7 @@ void draw(KsCppArgV *argv, plugin_gpujob_ctx *ctx, int val, int action)
 	if (newFrame(st, argv, action, val)) {
 		st->seen.clear();
 		st->hits.clear();
+		st->marks.clear();
 		st->depCells.clear();
 		st->haveTail = false;
 	}
