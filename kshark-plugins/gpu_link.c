@@ -26,6 +26,7 @@
 
 #include "gpu_jobs.h"
 #include "gpu_rings.h"
+#include "gpu_sort.h"
 
 /* Most runs merged by scanning their heads; beyond this the records are sorted. */
 #define GPUJOB_MAX_RUNS 256
@@ -330,35 +331,7 @@ static inline bool gpujob_key_less(const struct gpujob_job_key *a, const struct 
 	return a->seq < b->seq;
 }
 
-/* bottom-up merge sort of @n keys (@tmp: room for @n more), runs already in order copied */
-static struct gpujob_job_key *gpujob_keys_sort(struct gpujob_job_key *a, struct gpujob_job_key *b,
-					       size_t n)
-{
-	struct gpujob_job_key *t;
-	size_t i, w;
-
-	for (w = 1; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t m = i + w < n ? i + w : n, r = i + 2 * w < n ? i + 2 * w : n;
-			size_t p = i, q = m, k = i;
-
-			if (m == r || !gpujob_key_less(&a[m], &a[m - 1])) {
-				memcpy(b + i, a + i, (r - i) * sizeof(*a));
-				continue;
-			}
-			while (p < m && q < r)
-				b[k++] = gpujob_key_less(&a[q], &a[p]) ? a[q++] : a[p++];
-			while (p < m)
-				b[k++] = a[p++];
-			while (q < r)
-				b[k++] = a[q++];
-		}
-		t = a;
-		a = b;
-		b = t;
-	}
-	return a;
-}
+GPUJOB_DEFINE_MERGE_SORT(gpujob_keys_sort, struct gpujob_job_key, gpujob_key_less)
 
 /*
  * The jobs by begin (then seq). They come from the session in completion order, which
