@@ -14,7 +14,6 @@ vblanks either side; in the CRTC row (below the ring rows, order from `gpu-kshar
   4. half-way between two vblanks outside every late frame's span there is no red.
 Exit: 0 pass, 1 fail, 77 skip (no Xvfb / ImageMagick / xdotool / kernelshark).
 """
-import json
 import os
 import sys
 
@@ -26,13 +25,6 @@ import ksgui  # noqa: E402  (gpu-kshark under Xvfb, image helpers)
 TICK = (90, 90, 90)
 LATE = (220, 20, 60)
 ONTIME = (40, 170, 60)
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print('FAIL: ' + msg)
-
 
 def column_has(img, x, y0, y1, color, tol=6):
     """any pixel of columns x-1..x+1 between y0 and y1 near @color"""
@@ -41,15 +33,7 @@ def column_has(img, x, y0, y1, color, tol=6):
 
 
 def main():
-    if len(sys.argv) < 4:
-        print(__doc__)
-        return 2
-    launcher, trace, truth_file = sys.argv[1:4]
-    tool = ksgui.missing_tool()
-    if tool:
-        print('SKIP: %s not found' % tool)
-        return 77
-    truth = json.load(open(truth_file))
+    launcher, trace, truth = ksgui.test_args(sys.argv, __doc__)
     fr = truth['frames']
     ring_rows, crtcs = ksgui.list_rows(launcher, trace)
     ncpu = truth['cpus']
@@ -73,7 +57,7 @@ def main():
     r = ksgui.Run(launcher, ['-r', '%.9f,%.9f' % (t0 / 1e9, t1 / 1e9), trace])
     try:
         if not r.wait(nrows):
-            fail('the graph never settled')
+            ksgui.fail('the graph never settled')
             return 1
         img = r.img
         x_of = lambda ts: int(round(r.gx0 + (ts - t0) * (r.gx1 - r.gx0) / (t1 - t0)))
@@ -84,25 +68,25 @@ def main():
         # 1. ticks at the vblanks, none half-way
         for t in vbl:
             if not column_has(img, x_of(t), top, bottom, TICK):
-                fail('no vblank tick at x=%d (vblank %d)' % (x_of(t), t))
+                ksgui.fail('no vblank tick at x=%d (vblank %d)' % (x_of(t), t))
         for a, b in zip(vbl, vbl[1:]):
             x = x_of((a + b) // 2)
             if any(ksgui.near(img.get(x, y), TICK, 6) for y in range(top, bottom + 1)):
-                fail('a tick half-way between the vblanks %d and %d (x=%d)' % (a, b, x))
+                ksgui.fail('a tick half-way between the vblanks %d and %d (x=%d)' % (a, b, x))
         print('%d vblank ticks in the window checked' % len(vbl))
         # 2. the late frame
         x = x_of((V(lf['deadline']) + V(lf['presented'])) // 2)
         if not column_has(img, x, top, bottom, LATE):
-            fail('late frame due %d: no red at x=%d' % (lf['deadline'], x))
+            ksgui.fail('late frame due %d: no red at x=%d' % (lf['deadline'], x))
         # 3. on-time frames: green just before their vblank
         ontime = [s for c in fr['clients'] if c['crtc'] == crtc['crtc']
                   for s in c['on_time_presented'] if t0 + refresh // 2 <= V(s) <= t1]
         for s in ontime:
             x = x_of(V(s)) - 2
             if not column_has(img, x, top, bottom, ONTIME):
-                fail('on-time frame shown at vblank %d: no green at x=%d' % (s, x))
+                ksgui.fail('on-time frame shown at vblank %d: no green at x=%d' % (s, x))
         if not ontime:
-            fail('no on-time frame in the window to check')
+            ksgui.fail('no on-time frame in the window to check')
         print('%d on-time frames in the window checked' % len(ontime))
         # 4. no red outside the late spans
         clean = 0
@@ -112,18 +96,14 @@ def main():
                 continue
             clean += 1
             if column_has(img, x_of(m), top, bottom, LATE):
-                fail('red half-way between the vblanks %d and %d, outside every late frame'
+                ksgui.fail('red half-way between the vblanks %d and %d, outside every late frame'
                      % (a, b))
         if not clean:
-            fail('no vblank interval outside the late frames to check')
+            ksgui.fail('no vblank interval outside the late frames to check')
     finally:
         r.close()
 
-    if failures:
-        print('%d failure(s)' % len(failures))
-        return 1
-    print('PASS')
-    return 0
+    return ksgui.verdict()
 
 
 if __name__ == '__main__':

@@ -18,7 +18,6 @@ The depth is computed here from the truth file's jobs with that rule. Checks:
   3. zoomed on a stretch where that ring is at most as deep as its sub-rows, no mark.
 Exit: 0 pass, 1 fail, 77 skip (no Xvfb / ImageMagick / xdotool / kernelshark).
 """
-import json
 import os
 import re
 import sys
@@ -32,13 +31,6 @@ import ksgui  # noqa: E402  (gpu-kshark under Xvfb, image helpers)
 # kshark-plugins/GpuJobs.cpp: gpujobMarkFill, gpujobMinSubrowPx
 MARK_FILL = (255, 255, 224)
 MIN_SUBROW_PX = 12
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print('FAIL: ' + msg)
-
 
 def span(j):
     st = [j[k] for k in ('queue_ts', 'run_ts', 'done_ts', 'signal_ts') if j.get(k) is not None]
@@ -79,15 +71,7 @@ def plate(r, base, pitch):
 
 
 def main():
-    if len(sys.argv) < 4:
-        print(__doc__)
-        return 2
-    launcher, trace, truth_file = sys.argv[1:4]
-    tool = ksgui.missing_tool()
-    if tool:
-        print('SKIP: %s not found' % tool)
-        return 77
-    truth = json.load(open(truth_file))
+    launcher, trace, truth = ksgui.test_args(sys.argv, __doc__)
     rings = ksgui.list_rows(launcher, trace)[0]
     ncpu = truth['cpus']
     nrows = ncpu + len(rings)
@@ -122,7 +106,7 @@ def main():
     r = ksgui.Run(launcher, ['-r', '%.9f,%.9f' % (t0 / 1e9, t1 / 1e9), trace])
     try:
         if not r.wait(nrows, level=20, frac=0.6):
-            fail('deepest stack: the graph never settled')
+            ksgui.fail('deepest stack: the graph never settled')
             return 1
         pitch = r.bases[1] - r.bases[0]
         base = r.bases[ncpu + rings.index(ring)]
@@ -130,18 +114,18 @@ def main():
         box = plate(r, base, pitch)
         print('%s row (base y=%d, pitch %d): mark plate %s' % (ring, base, pitch, box))
         if not box:
-            fail('%s is %d deep but its row has no "+N" mark' % (ring, dmax))
+            ksgui.fail('%s is %d deep but its row has no "+N" mark' % (ring, dmax))
         else:
             x0, y0, x1, y1 = box
             if y1 - y0 + 1 < MIN_SUBROW_PX - 1:
-                fail('the mark is %d px high, want >= %d' % (y1 - y0 + 1, MIN_SUBROW_PX - 1))
+                ksgui.fail('the mark is %d px high, want >= %d' % (y1 - y0 + 1, MIN_SUBROW_PX - 1))
             text = [(x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)
                     if sum(r.img.get(x, y)) < 480]
             th = max(p[1] for p in text) - min(p[1] for p in text) + 1 if text else 0
             print('mark text: %d dark pixels, %d px high' % (len(text), th))
             # (digits of the 10 pt label font are 7 px high, antialiased)
             if len(text) < 10 or th < 6:
-                fail('the mark has no readable text (%d dark pixels, %d px high)' %
+                ksgui.fail('the mark has no readable text (%d dark pixels, %d px high)' %
                      (len(text), th))
             # 2. its tooltip
             ksgui.hover(r.env, (x0 + x1) // 2, (y0 + y1) // 2)
@@ -150,25 +134,25 @@ def main():
             m = re.search(r'jobs stack (\d+) deep in this view, (\d+) sub-rows fit.*'
                           r'\+(\d+): ', title)
             if not m:
-                fail('no "+N" tooltip on the mark: %r' % title)
+                ksgui.fail('no "+N" tooltip on the mark: %r' % title)
             else:
                 dd, shown, n = (int(v) for v in m.groups())
                 if dd != dmax:
-                    fail('the tooltip says %d deep, the truth %d' % (dd, dmax))
+                    ksgui.fail('the tooltip says %d deep, the truth %d' % (dd, dmax))
                 if n != dmax - shown or shown < 1:
-                    fail('"+%d" with %d sub-rows shown of %d' % (n, shown, dmax))
+                    ksgui.fail('"+%d" with %d sub-rows shown of %d' % (n, shown, dmax))
                 # the sub-rows fill the row from its baseline to the mark's top: as many
                 # as fit at >= 12 px each (the plate's border may take a pixel)
                 band = base - y0
                 print('%d sub-rows in %d px' % (shown, band))
                 if not (shown * MIN_SUBROW_PX - 2 <= band <= (shown + 1) * MIN_SUBROW_PX + 1):
-                    fail('%d sub-rows shown in %d px: want as many as fit at %d px' %
+                    ksgui.fail('%d sub-rows shown in %d px: want as many as fit at %d px' %
                          (shown, band, MIN_SUBROW_PX))
         for k in others:
             ob = plate(r, r.bases[ncpu + rings.index(k)], pitch)
             print('%s row (at most one deep): mark plate %s' % (k, ob))
             if ob:
-                fail('%s is at most one deep but has a "+N" mark at %s' % (k, ob))
+                ksgui.fail('%s is at most one deep but has a "+N" mark at %s' % (k, ob))
     finally:
         r.close()
 
@@ -182,28 +166,24 @@ def main():
                 calm = (c - 2000000, c + 2000000)
                 break
         if not calm:
-            fail('no stretch of %s at most %d deep' % (ring, shown))
+            ksgui.fail('no stretch of %s at most %d deep' % (ring, shown))
         else:
             c0, c1 = calm
             r = ksgui.Run(launcher, ['-r', '%.9f,%.9f' % (c0 / 1e9, c1 / 1e9), trace])
             try:
                 if not r.wait(nrows, level=20, frac=0.6):
-                    fail('calm stretch: the graph never settled')
+                    ksgui.fail('calm stretch: the graph never settled')
                 else:
                     base = r.bases[ncpu + rings.index(ring)]
                     box = plate(r, base, r.bases[1] - r.bases[0])
                     print('%s %d-%d, %d deep: mark plate %s' %
                           (ring, c0, c1, depth(jobs[ring], subs[ring], c0, c1), box))
                     if box:
-                        fail('a "+N" mark on %s where it is at most %d deep' % (ring, shown))
+                        ksgui.fail('a "+N" mark on %s where it is at most %d deep' % (ring, shown))
             finally:
                 r.close()
 
-    if failures:
-        print('%d failure(s)' % len(failures))
-        return 1
-    print('PASS')
-    return 0
+    return ksgui.verdict()
 
 
 if __name__ == '__main__':

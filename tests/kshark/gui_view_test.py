@@ -20,7 +20,6 @@ from `gpu-kshark --list`. Checks:
      wait / exec / total from the truth.
 Exit: 0 pass, 1 fail, 77 skip (no Xvfb / ImageMagick / xdotool / kernelshark).
 """
-import json
 import os
 import sys
 
@@ -29,13 +28,6 @@ sys.path.insert(0, HERE)
 import ksgui  # noqa: E402  (gpu-kshark under Xvfb, image helpers, palette)
 
 DEP = (20, 20, 20)
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print('FAIL: ' + msg)
-
 
 def stages(j):
     return [j[k] for k in ('queue_ts', 'run_ts', 'done_ts', 'signal_ts') if j.get(k) is not None]
@@ -56,15 +48,7 @@ def label(j):
 
 
 def main():
-    if len(sys.argv) < 4:
-        print(__doc__)
-        return 2
-    launcher, trace, truth_file = sys.argv[1:4]
-    tool = ksgui.missing_tool()
-    if tool:
-        print('SKIP: %s not found' % tool)
-        return 77
-    truth = json.load(open(truth_file))
+    launcher, trace, truth = ksgui.test_args(sys.argv, __doc__)
     jobs = [j for j in truth['jobs'] if j['status'] == 'complete']
     col = colors(truth)
     ring_rows = ksgui.list_rows(launcher, trace)[0]
@@ -79,7 +63,7 @@ def main():
     r = ksgui.Run(launcher, [trace])
     try:
         if not r.wait(nrows):
-            fail('default view: the graph never settled')
+            ksgui.fail('default view: the graph never settled')
         else:
             w = r.gx1 - r.gx0
             # the view is [first - m, last + m], m = (last - first) / 50
@@ -92,12 +76,12 @@ def main():
                    if ksgui.is_stage(r.img.get(xx, base - 3))]
             print('default view: first job at x~%d (graph %d-%d): %s' % (x, r.gx0, r.gx1, hit))
             if not hit:
-                fail('default view: no job at x~%d where the GPU span begins' % x)
+                ksgui.fail('default view: no job at x~%d where the GPU span begins' % x)
             # (the graph's first columns: KernelShark's own edge of the first bin)
             left = [xx for xx in range(r.gx0 + 3, int(x) - 8)
                     if any(ksgui.is_stage(r.img.get(xx, b - 3)) for b in r.bases[ncpu:])]
             if left:
-                fail('default view: job pixels left of the GPU span at %s: %s' % (left[:5], [[r.img.get(left[0], b - 3) for b in r.bases[ncpu:]]]))
+                ksgui.fail('default view: job pixels left of the GPU span at %s: %s' % (left[:5], [[r.img.get(left[0], b - 3) for b in r.bases[ncpu:]]]))
     finally:
         r.close()
 
@@ -138,7 +122,7 @@ def main():
     r = ksgui.Run(launcher, ['-r', '%.9f,%.9f' % (s0 / 1e9, s1 / 1e9), trace])
     try:
         if not r.wait(nrows):
-            fail('stage colors: the graph never settled')
+            ksgui.fail('stage colors: the graph never settled')
         else:
             x_of = lambda ts: int(round(r.gx0 + (ts - s0) * (r.gx1 - r.gx0) / (s1 - s0)))
             base = r.bases[ncpu + ring_rows.index(label(sj))]
@@ -158,10 +142,10 @@ def main():
                 checked += 1
                 print('job %d %s at (%d, %d): %s, want %s' % (sj['index'], st, x, y, px, want[st]))
                 if not ksgui.near(px, want[st], 4):
-                    fail('%s of job %d at (%d, %d) is %s, want %s' %
+                    ksgui.fail('%s of job %d at (%d, %d) is %s, want %s' %
                          (st, sj['index'], x, y, px, want[st]))
             if checked < 2:
-                fail('stage colors: fewer than two stages wide enough to check')
+                ksgui.fail('stage colors: fewer than two stages wide enough to check')
     finally:
         r.close()
 
@@ -170,7 +154,7 @@ def main():
         r = ksgui.Run(launcher, rng, extra)
         try:
             if not r.wait(nrows):
-                fail('%s: the graph never settled' % name)
+                ksgui.fail('%s: the graph never settled' % name)
                 return 1
             views[name] = r
             if name == 'default':
@@ -190,7 +174,7 @@ def main():
                                  'total ' + us(j['total']),
                                  'fence=%d:%d' % (p['fence_ctx'], p['fence_seqno'])):
                     if want_txt not in title:
-                        fail('tooltip of job %d lacks %r' % (j['index'], want_txt))
+                        ksgui.fail('tooltip of job %d lacks %r' % (j['index'], want_txt))
         finally:
             r.close()
 
@@ -215,15 +199,11 @@ def main():
     print('dependency line: %d px with every dependency shown, %d of them by default' %
           (len(line_px), len(drawn)))
     if len(line_px) < 5:
-        fail('with GPU_JOBS_ALL_DEPS=1 no line from job %d to job %d' % (p['index'], j['index']))
+        ksgui.fail('with GPU_JOBS_ALL_DEPS=1 no line from job %d to job %d' % (p['index'], j['index']))
     if drawn:
-        fail('a line for the already-signaled dependency of job %d: %s' % (j['index'], drawn[:5]))
+        ksgui.fail('a line for the already-signaled dependency of job %d: %s' % (j['index'], drawn[:5]))
 
-    if failures:
-        print('%d failure(s)' % len(failures))
-        return 1
-    print('PASS')
-    return 0
+    return ksgui.verdict()
 
 
 if __name__ == '__main__':

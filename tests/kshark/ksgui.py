@@ -6,10 +6,12 @@ PPM images, the graph's geometry found in the picture (time axis, row baselines)
 plugin's colors, the pointer (xdotool) and the gpu_jobs tooltip. Only the processes
 started here are stopped, by their ids.
 """
+import json
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -44,6 +46,38 @@ def is_stage(px):
     if px in STAGE_COLORS:
         return True
     return any(near(px, c) for c in STAGE_COLORS)
+
+
+# a test's failures: fail() prints and counts them, verdict() gives the exit status
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print('FAIL: ' + msg)
+
+
+def verdict():
+    """0 and PASS without failures, else 1"""
+    if failures:
+        print('%d failure(s)' % len(failures))
+        return 1
+    print('PASS')
+    return 0
+
+
+def test_args(argv, doc):
+    """(LAUNCHER, TRACE, the truth file's JSON) of a GUI test's command line; exits 2
+    after the usage (@doc), 77 (skip) when a GUI tool is not installed"""
+    if len(argv) < 4:
+        print(doc)
+        sys.exit(2)
+    tool = missing_tool()
+    if tool:
+        print('SKIP: %s not found' % tool)
+        sys.exit(77)
+    with open(argv[3]) as f:
+        return argv[1], argv[2], json.load(f)
 
 
 def missing_tool():
