@@ -1393,3 +1393,13 @@ int gpulat__event_def(unsigned int i, const char **sys, const char **name,
 	*kind = evdefs[i].kind;
 	return 0;
 }
+
+/*
+ * The public view of the same list, for front ends that hook events by name
+ * (the libtraceevent plugin registers a print handler for each GPU event):
+ * they walk this list instead of keeping a copy of it.
+ */
+int gpulat_event_def(unsigned int i, const char **sys, const char **name, enum gpulat_kind *kind)
+{
+	return gpulat__event_def(i, sys, name, kind);
+}

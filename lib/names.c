@@ -305,6 +305,11 @@ bool gpulat_kind_linked(enum gpulat_kind kind)
 	}
 }
 
+bool gpulat_kind_is_gpu(enum gpulat_kind kind)
+{
+	return kind > GPULAT_EV_NONE && kind <= GPULAT_EV__GPU_LAST;
+}
+
 /*
  * i915 engine name from its uabi class:instance, as the kernel names the
  * engines (intel_engine_user.c: rcs, bcs, vcs, vecs, ccs) and i915 tools print

@@ -141,6 +141,23 @@ const struct gpulat_session *gpulat_report_session(const struct gpulat_report *r
 }
 
 /*
+ * An approximate quantile is one the log-linear histogram gave (the group
+ * held more than GPULAT_EXACT_MAX values of the metric): the CLI's text
+ * report and the plugin's summary both print it behind this mark.
+ */
+const char *gpulat_quantile_mark(const struct gpulat_summary *s)
+{
+	return s->n && !s->exact ? "~" : "";
+}
+
+char *gpulat_quantile_legend(char *buf, size_t len)
+{
+	snprintf(buf, len, "~ quantile from the histogram, within %.1f%% of the exact value",
+		 100.0 * GPULAT_REL_ERROR);
+	return buf;
+}
+
+/*
  * The plugin's pointer handle: a 64-bit mix (murmur3's finaliser) of the
  * address cut to 16 bits, short enough to read and to grep for.
  */

@@ -87,91 +87,24 @@ static struct tep_plugin_option gs_options[] = {
 	{ .name = NULL },
 };
 
-/* Every event the plugin prints, of every kernel era. */
-struct gs_event_name {
-	const char	*sys;
-	const char	*name;
-};
+/*
+ * Every event the plugin prints: the GPU events of every kernel era and
+ * driver, as the core library's binding lists them (gpulat_event_def(), the
+ * one table of lib/bind.c; context and display events are left to
+ * libtraceevent). msm and v3d carry the hardware's own times: they are fed
+ * to the session for the measured start and exec and printed by their own
+ * format. Walk with i = 0 until it returns false.
+ */
+static bool gs_event(unsigned int *i, const char **sys, const char **name)
+{
+	enum gpulat_kind kind;
 
-static const struct gs_event_name gs_events[] = {
-	/* 4.16-6.16 */
-	{ "gpu_scheduler", "drm_sched_job" },
-	{ "gpu_scheduler", "drm_run_job" },
-	{ "gpu_scheduler", "drm_sched_process_job" },
-	{ "gpu_scheduler", "drm_sched_job_wait_dep" },
-	/* 6.17+ */
-	{ "gpu_scheduler", "drm_sched_job_queue" },
-	{ "gpu_scheduler", "drm_sched_job_run" },
-	{ "gpu_scheduler", "drm_sched_job_done" },
-	{ "gpu_scheduler", "drm_sched_job_add_dep" },
-	{ "gpu_scheduler", "drm_sched_job_unschedulable" },
-	/* 4.4-4.15: the amdgpu scheduler */
-	{ "gpu_sched", "amd_sched_job" },
-	{ "gpu_sched", "amd_sched_process_job" },
-	/* 4.10+ */
-	{ "dma_fence", "dma_fence_init" },
-	{ "dma_fence", "dma_fence_emit" },
-	{ "dma_fence", "dma_fence_enable_signal" },
-	{ "dma_fence", "dma_fence_signaled" },
-	{ "dma_fence", "dma_fence_destroy" },
-	{ "dma_fence", "dma_fence_wait_start" },
-	{ "dma_fence", "dma_fence_wait_end" },
-	/* 3.17-4.9 */
-	{ "fence", "fence_init" },
-	{ "fence", "fence_emit" },
-	{ "fence", "fence_enable_signal" },
-	{ "fence", "fence_signaled" },
-	{ "fence", "fence_destroy" },
-	{ "fence", "fence_wait_start" },
-	{ "fence", "fence_wait_end" },
-	/* amdgpu 4.12+ */
-	{ "amdgpu", "amdgpu_cs_ioctl" },
-	{ "amdgpu", "amdgpu_sched_run_job" },
-	{ "amdgpu", "amdgpu_iv" },
-	/* i915 requests (submit/execute/in/out: LOW_LEVEL kernels only) */
-	{ "i915", "i915_request_queue" },
-	{ "i915", "i915_request_add" },
-	{ "i915", "i915_request_submit" },
-	{ "i915", "i915_request_execute" },
-	{ "i915", "i915_request_in" },
-	{ "i915", "i915_request_out" },
-	{ "i915", "i915_request_retire" },
-	{ "i915", "i915_request_wait_begin" },
-	{ "i915", "i915_request_wait_end" },
-	/* xe 6.8+ */
-	{ "xe", "xe_sched_job_create" },
-	{ "xe", "xe_sched_job_exec" },
-	{ "xe", "xe_sched_job_run" },
-	{ "xe", "xe_sched_job_free" },
-	{ "xe", "xe_sched_job_timedout" },
-	{ "xe", "xe_sched_job_set_error" },
-	{ "xe", "xe_sched_job_ban" },
-	{ "xe", "xe_hw_fence_create" },
-	{ "xe", "xe_hw_fence_signal" },
-	{ "xe", "xe_hw_fence_try_signal" },
-	{ "xe", "xe_exec_queue_create" },
-	{ "xe", "xe_exec_queue_submit" },
-	{ "xe", "xe_exec_queue_kill" },
-	{ "xe", "xe_exec_queue_reset" },
-	{ "xe", "xe_exec_queue_destroy" },
-	{ "xe", "xe_exec_queue_stop" },
-	{ "xe", "xe_exec_queue_resubmit" },
-	/*
-	 * msm, v3d: the hardware's own times (lib/track-hw.c); fed to the
-	 * session for the measured start and exec, printed by their own format
-	 */
-	{ "drm_msm_gpu", "msm_gpu_submit_flush" },
-	{ "drm_msm_gpu", "msm_gpu_submit_retired" },
-	{ "v3d", "v3d_submit_cl" },
-	{ "v3d", "v3d_submit_tfu" },
-	{ "v3d", "v3d_submit_csd" },
-	{ "v3d", "v3d_bcl_irq" },
-	{ "v3d", "v3d_rcl_irq" },
-	{ "v3d", "v3d_tfu_irq" },
-	{ "v3d", "v3d_csd_irq" },
-};
-
-#define GS_NR_EVENTS	(sizeof(gs_events) / sizeof(gs_events[0]))
+	while (gpulat_event_def((*i)++, sys, name, &kind) == 0) {
+		if (gpulat_kind_is_gpu(kind))
+			return true;
+	}
+	return false;
+}
 
 /* amdgpu_iv fields, printed as they are (the core library does not model them) */
 enum {
@@ -317,7 +250,8 @@ static struct gs_ctx *gs_ctx_attach(struct tep_handle *tep)
 {
 	struct tep_event *ev;
 	struct gs_ctx *ctx;
-	size_t i;
+	const char *sys, *name;
+	unsigned int i = 0;
 
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
@@ -327,12 +261,11 @@ static struct gs_ctx *gs_ctx_attach(struct tep_handle *tep)
 	ctx->ses = gs_session_new(tep);
 	gs_cache_fields(ctx);
 
-	for (i = 0; i < GS_NR_EVENTS; i++) {
-		ev = tep_find_event_by_name(tep, gs_events[i].sys, gs_events[i].name);
+	while (gs_event(&i, &sys, &name)) {
+		ev = tep_find_event_by_name(tep, sys, name);
 		if (!ev || ev->handler != gs_handler)
 			continue;
-		tep_register_event_handler(tep, ev->id, gs_events[i].sys,
-					   gs_events[i].name, gs_handler, ctx);
+		tep_register_event_handler(tep, ev->id, sys, name, gs_handler, ctx);
 	}
 	return ctx;
 }
@@ -341,10 +274,11 @@ static struct gs_ctx *gs_ctx_attach(struct tep_handle *tep)
 static struct gs_ctx *gs_ctx_find(struct tep_handle *tep)
 {
 	struct tep_event *ev;
-	size_t i;
+	const char *sys, *name;
+	unsigned int i = 0;
 
-	for (i = 0; i < GS_NR_EVENTS; i++) {
-		ev = tep_find_event_by_name(tep, gs_events[i].sys, gs_events[i].name);
+	while (gs_event(&i, &sys, &name)) {
+		ev = tep_find_event_by_name(tep, sys, name);
 		if (ev && ev->handler == gs_handler && ev->context)
 			return ev->context;
 	}
@@ -868,23 +802,39 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 /* ------------------------------------------------------------------------ */
 /* Summary                                                                    */
 
-static void gs_fmt_us(char *buf, size_t len, const struct gpulat_summary *m, uint64_t v)
+/*
+ * A duration of the summary in microseconds with all nanosecond digits;
+ * @mark: the quantile's gpulat_quantile_mark() ("~": a histogram estimate,
+ * as the CLI's text report marks it), "" for max.
+ */
+static void gs_fmt_us(char *buf, size_t len, const struct gpulat_summary *m, uint64_t v,
+		      const char *mark)
 {
 	if (!m->n || v == GPULAT_NONE)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%llu.%03llu", (unsigned long long)(v / 1000),
+		snprintf(buf, len, "%s%llu.%03llu", mark, (unsigned long long)(v / 1000),
 			 (unsigned long long)(v % 1000));
 }
 
+/* the metrics of the summary, those of the CLI's ring latency table */
+static const enum gpulat_metric gs_metrics[] = {
+	GPULAT_M_WAIT,
+	GPULAT_M_HW_QUEUE,
+	GPULAT_M_EXEC,
+	GPULAT_M_TOTAL,
+};
+
+#define GS_NR_METRICS (sizeof(gs_metrics) / sizeof(gs_metrics[0]))
+
 static void gs_print_summary(struct gs_ctx *ctx)
 {
-	static const enum gpulat_metric metrics[] = { GPULAT_M_WAIT, GPULAT_M_EXEC };
 	const struct gpulat_stats *st = gpulat_session_stats(ctx->ses);
 	struct gpulat_session_counts sc = { .sz = sizeof(sc) };
 	const struct gpulat_group *g;
 	struct gpulat_tracker_counters c;
-	char p50[32], p99[32], max[32], label[256];
+	char q[4][32], label[256];
+	bool approx = false;
 	size_t i, n, k;
 
 	gpulat_session_counts(ctx->ses, &sc);
@@ -897,17 +847,20 @@ static void gs_print_summary(struct gs_ctx *ctx)
 	       (unsigned long long)(sc.span_first % 1000000000 / 1000),
 	       (unsigned long long)(sc.span_last / 1000000000),
 	       (unsigned long long)(sc.span_last % 1000000000 / 1000));
-	printf("  %-35s %7s %7s %7s %7s  %-7s %12s %12s %12s\n",
-	       "ring", "jobs", "done", "open", "lost", "metric", "p50(us)", "p99(us)",
-	       "max(us)");
+	printf("  %-35s %7s %7s %7s %7s  %-8s %12s %12s %12s %12s\n", "ring", "jobs", "done",
+	       "open", "lost", "metric", "p50(us)", "p90(us)", "p99(us)", "max(us)");
 	for (i = 0; i < n; i++) {
 		g = gpulat_stats_group(st, GPULAT_G_RING, i);
-		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++) {
-			const struct gpulat_summary *m = &g->m[metrics[k]];
+		for (k = 0; k < GS_NR_METRICS; k++) {
+			const struct gpulat_summary *m = &g->m[gs_metrics[k]];
+			const char *mark = gpulat_quantile_mark(m);
 
-			gs_fmt_us(p50, sizeof(p50), m, m->p50);
-			gs_fmt_us(p99, sizeof(p99), m, m->p99);
-			gs_fmt_us(max, sizeof(max), m, m->max);
+			if (*mark)
+				approx = true;
+			gs_fmt_us(q[0], sizeof(q[0]), m, m->p50, mark);
+			gs_fmt_us(q[1], sizeof(q[1]), m, m->p90, mark);
+			gs_fmt_us(q[2], sizeof(q[2]), m, m->p99, mark);
+			gs_fmt_us(q[3], sizeof(q[3]), m, m->max, "");
 			if (k == 0)
 				printf("  %-35s %7llu %7llu %7llu %7llu",
 				       gpulat_ring_label(label, sizeof(label), g->dev, g->ring),
@@ -917,10 +870,12 @@ static void gs_print_summary(struct gs_ctx *ctx)
 				       (unsigned long long)g->lost);
 			else
 				printf("  %-35s %7s %7s %7s %7s", "", "", "", "", "");
-			printf("  %-7s %12s %12s %12s\n", gpulat_metric_name(metrics[k]),
-			       p50, p99, max);
+			printf("  %-8s %12s %12s %12s %12s\n", gpulat_metric_name(gs_metrics[k]),
+			       q[0], q[1], q[2], q[3]);
 		}
 	}
+	if (approx)
+		printf("  %s\n", gpulat_quantile_legend(label, sizeof(label)));
 	if (c.orphan_done || c.orphan_run || c.dropped_open)
 		printf("  unmatched: %llu done, %llu run; %llu evicted\n",
 		       (unsigned long long)c.orphan_done, (unsigned long long)c.orphan_run,
@@ -933,12 +888,12 @@ static void gs_print_summary(struct gs_ctx *ctx)
 
 GS_EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
-	size_t i;
+	const char *sys, *name;
+	unsigned int i = 0;
 
 	/* the context is made on the first event: see gs_ctx_attach() */
-	for (i = 0; i < GS_NR_EVENTS; i++)
-		tep_register_event_handler(tep, -1, gs_events[i].sys, gs_events[i].name,
-					   gs_handler, NULL);
+	while (gs_event(&i, &sys, &name))
+		tep_register_event_handler(tep, -1, sys, name, gs_handler, NULL);
 	tep_plugin_add_options(GS_ALIAS, gs_options);
 	return 0;
 }
@@ -946,7 +901,8 @@ GS_EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 GS_EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
 	struct gs_ctx *ctx = gs_ctx_find(tep);
-	size_t i;
+	const char *sys, *name;
+	unsigned int i = 0;
 
 	if (ctx && ctx->ses) {
 		struct gpulat_session_counts c = { .sz = sizeof(c) };
@@ -958,13 +914,11 @@ GS_EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 			gs_print_summary(ctx);
 	}
 
-	for (i = 0; i < GS_NR_EVENTS; i++) {
+	while (gs_event(&i, &sys, &name)) {
 		if (ctx)
-			tep_unregister_event_handler(tep, -1, gs_events[i].sys,
-						     gs_events[i].name, gs_handler, ctx);
+			tep_unregister_event_handler(tep, -1, sys, name, gs_handler, ctx);
 		/* events absent from the trace keep the loader's pending handler */
-		tep_unregister_event_handler(tep, -1, gs_events[i].sys, gs_events[i].name,
-					     gs_handler, NULL);
+		tep_unregister_event_handler(tep, -1, sys, name, gs_handler, NULL);
 	}
 	tep_plugin_remove_options(gs_options);
 	gs_ctx_free(ctx);

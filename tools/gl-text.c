@@ -20,7 +20,7 @@ static const enum gpulat_metric ring_metrics[] = {
 	GPULAT_M_WAIT, GPULAT_M_HW_QUEUE, GPULAT_M_EXEC, GPULAT_M_TOTAL, GPULAT_M_DEP_WAIT,
 };
 
-/* a quantile, "~" marked when it comes from the histogram (not exact) */
+/* a quantile, marked when it comes from the histogram (gpulat_quantile_mark()) */
 static const char *qdur(char *buf, size_t len, const struct gpulat_summary *s, uint64_t v)
 {
 	char tmp[24];
@@ -28,7 +28,7 @@ static const char *qdur(char *buf, size_t len, const struct gpulat_summary *s, u
 	if (!s->n)
 		return "-";
 	gl_fmt_dur(tmp, sizeof(tmp), v);
-	snprintf(buf, len, "%s%s", s->exact ? "" : "~", tmp);
+	snprintf(buf, len, "%s%s", gpulat_quantile_mark(s), tmp);
 	return buf;
 }
 
@@ -310,7 +310,7 @@ static int print_rings(const struct gl_run *r, FILE *out)
 			if (!s->n && r->era == GPULAT_ERA_PRE57 &&
 			    (ring_metrics[k] == GPULAT_M_WAIT || ring_metrics[k] == GPULAT_M_HW_QUEUE))
 				continue;
-			if (s->n && !s->exact)
+			if (*gpulat_quantile_mark(s))
 				approx = true;
 			gl_table_cell(&t2, "%s", first ? name : "");
 			first = false;
@@ -338,8 +338,7 @@ static int print_rings(const struct gl_run *r, FILE *out)
 		ret = gl_table_print(&t2, out, "  ");
 	}
 	if (approx)
-		fprintf(out, "  ~ quantile from the histogram, within %.1f%% of the exact value\n",
-			100.0 * GPULAT_REL_ERROR);
+		fprintf(out, "  %s\n", gpulat_quantile_legend(name, sizeof(name)));
 	gl_table_free(&t1);
 	gl_table_free(&t2);
 	if (!ret)

@@ -198,6 +198,15 @@ char *gpulat_stall_identity(char *buf, size_t len, const struct gpulat_stall *st
  * "" for another ring. Return: @buf.
  */
 char *gpulat_ring_headline(char *buf, size_t len, const struct gpulat_group *g);
+/*
+ * The mark of an approximate quantile (p50, p90, p99, p999 of @s): "~" when
+ * they come from the histogram (more than GPULAT_EXACT_MAX values, each
+ * within GPULAT_REL_ERROR), "" when exact. Every front end that prints a
+ * quantile puts this in front of it, and gpulat_quantile_legend() (one line,
+ * no line end) under a table that has one. Return: @buf.
+ */
+const char *gpulat_quantile_mark(const struct gpulat_summary *s);
+char *gpulat_quantile_legend(char *buf, size_t len);
 /* the 4-hex-digit handle the plugin prints for a pointer (fence=b2f8) */
 unsigned int gpulat_ptr_handle(uint64_t ptr);
 

@@ -123,6 +123,14 @@ const char *gpulat_kind_name(enum gpulat_kind kind);
 bool gpulat_kind_makes_jobs(enum gpulat_kind kind);
 /* the tracker links jobs from events of this kind (the others it ignores) */
 bool gpulat_kind_linked(enum gpulat_kind kind);
+/* GPU events (GPULAT_EV_QUEUE .. GPULAT_EV__GPU_LAST): not context, not display */
+bool gpulat_kind_is_gpu(enum gpulat_kind kind);
+/*
+ * The @i-th event of every era and driver the binding knows (lib/bind.c's one
+ * table): its system, name and kind. Walk i = 0, 1, ... until it returns
+ * -ENOENT; a front end that hooks events by name reads them here.
+ */
+int gpulat_event_def(unsigned int i, const char **sys, const char **name, enum gpulat_kind *kind);
 
 /* Which optional members of struct gpulat_event are valid. */
 enum {

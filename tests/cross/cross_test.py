@@ -178,20 +178,25 @@ def plugin_rings(tc, pdir, dat):
         w = ln.split()
         if not w or not ln.startswith('  ') or w[0] == 'unmatched:':
             break
-        if len(w) == 9:
+        if w[0].startswith('~'):
+            break    # the legend of approximate quantiles
+        # ring jobs done open lost, then metric p50 p90 p99 max
+        if len(w) == 10:
             row = {'jobs': int(w[1]), 'complete': int(w[2]), 'incomplete': int(w[3]),
                    'lost': int(w[4])}
             if w[0] in rings:
                 fail('plugin: ring %s twice' % w[0])
             rings[w[0]] = row
             w = w[5:]
-        if len(w) != 4 or row is None or w[0] not in ('wait', 'exec'):
+        if len(w) != 5 or row is None or w[0] not in ('wait', 'hw_queue', 'exec', 'total'):
             fail('plugin: summary line %r' % ln)
+            continue
+        if w[0] not in ('wait', 'exec'):
             continue
         if w[1] == '-':
             row[w[0]] = None
         else:
-            row[w[0]] = {'p50': us_ns(w[1]), 'max': us_ns(w[3])}
+            row[w[0]] = {'p50': us_ns(w[1]), 'max': us_ns(w[4])}
     return rings
 
 

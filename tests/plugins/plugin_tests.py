@@ -16,6 +16,7 @@ plugin under test (the `loadpath` check proves it).
     plugin_tests.py multi --plugin-dir D TRACE_A TRUTH_A TRACE_B TRUTH_B
     plugin_tests.py nogpu --plugin-dir D --workdir W TRACE
     plugin_tests.py foreign --plugin-dir D --workdir W TRACE
+    plugin_tests.py approx --plugin-dir D --gen GEN --cli CLI --workdir W
 
 Exit status 0 = pass, 1 = fail, 77 = skipped (ctest SKIP_RETURN_CODE).
 """
@@ -384,13 +385,30 @@ def parse_summaries(out):
             continue
         if w[0] == "ring" or w[0] == "unmatched:":
             continue
-        if len(w) == 9:
-            row = {"jobs": int(w[1]), "done": int(w[2]), "open": int(w[3]), "lost": int(w[4])}
+        if w[0] == "~":
+            cur["_legend"] = line.strip()
+            continue
+        # ring jobs done open lost, then metric p50 p90 p99 max (us; "~":
+        # a histogram estimate, kept in row["~"] as (metric, column))
+        if len(w) == 10:
+            row = {"jobs": int(w[1]), "done": int(w[2]), "open": int(w[3]), "lost": int(w[4]),
+                   "~": set()}
             cur[w[0]] = row
             w = w[5:]
-        if len(w) == 4 and row is not None:
-            row[w[0]] = [us_to_ns(x) for x in w[1:]]
+        if len(w) == 5 and row is not None:
+            row[w[0]] = [us_to_ns(x.lstrip("~")) for x in w[1:]]
+            for i, x in enumerate(w[1:]):
+                if x.startswith("~"):
+                    row["~"].add((w[0], SUMMARY_COLS[i]))
     return tables
+
+
+SUMMARY_COLS = ("p50", "p90", "p99", "max")
+SUMMARY_METRICS = ("wait", "hw_queue", "exec", "total")
+# lib/include/gpulat.h: quantiles are exact up to this many values of a
+# group, then histogram estimates within GPULAT_REL_ERROR of the exact one
+EXACT_MAX = 8192
+REL_ERROR = 1.0 / 128
 
 
 def check_summary(table, t, name):
@@ -399,7 +417,7 @@ def check_summary(table, t, name):
         row = table.get(key)
         if row is None:
             fail("%s: summary has no row for %s (rows: %s)" %
-                 (name, key, [k for k in table if k != "_header"]))
+                 (name, key, [k for k in table if not k.startswith("_")]))
             continue
         if row["jobs"] != r["jobs"]:
             fail("%s: %s jobs %d, truth %d" % (name, key, row["jobs"], r["jobs"]))
@@ -408,17 +426,31 @@ def check_summary(table, t, name):
         if row["open"] + row["lost"] != r["jobs"] - r["complete"]:
             fail("%s: %s open+lost %d, truth %d not complete" %
                  (name, key, row["open"] + row["lost"], r["jobs"] - r["complete"]))
-        for metric in ("wait", "exec"):
+        for metric in SUMMARY_METRICS:
             tm = r.get(metric) or {}
             got = row.get(metric)
             if not tm or not tm.get("n"):
                 if got and any(v is not None for v in got):
                     fail("%s: %s %s has values %s, truth has none" % (name, key, metric, got))
                 continue
-            want = [tm["p50"], tm["p99"], tm["max"]]
-            if got != want:
-                fail("%s: %s %s p50/p99/max %s, truth %s" % (name, key, metric, got, want))
-    nrows = len([k for k in table if k != "_header"])
+            want = [tm[c] for c in SUMMARY_COLS]
+            if got is None:
+                fail("%s: %s has no %s line" % (name, key, metric))
+                continue
+            approx = tm["n"] > EXACT_MAX
+            marked = {c for m, c in row["~"] if m == metric}
+            if marked != ({"p50", "p90", "p99"} if approx else set()):
+                fail("%s: %s %s: '~' on %s, truth has %d values (exact up to %d)" %
+                     (name, key, metric, sorted(marked), tm["n"], EXACT_MAX))
+            for c, g, w in zip(SUMMARY_COLS, got, want):
+                ok = abs(g - w) <= w * REL_ERROR if c in marked else g == w
+                if not ok:
+                    fail("%s: %s %s %s %s, truth %s%s" % (name, key, metric, c, g, w,
+                                                         " (approximate)" if c in marked else ""))
+    if any(row["~"] for k, row in table.items() if not k.startswith("_")) != \
+            ("_legend" in table):
+        fail("%s: '~' marks and the legend line disagree" % name)
+    nrows = len([k for k in table if not k.startswith("_")])
     if nrows != len(t["rings"]):
         fail("%s: summary has %d rings, truth %d" % (name, nrows, len(t["rings"])))
 
@@ -492,6 +524,7 @@ def truth_from_facts(path):
         start = max(r, prev) if prev is not None and r is not None else r
         j["wait"] = r - q if r is not None and q is not None else None
         j["exec"] = d - start if start is not None else None
+        j["hw_queue"] = start - r if start is not None else None
         j["total"] = d - q if q is not None else None
         last_done[j["ring"]] = d
     rings = {}
@@ -501,21 +534,22 @@ def truth_from_facts(path):
             j["wait"] = j["run_ts"] - j["queue_ts"]
         j.setdefault("wait", None)
         j.setdefault("exec", None)
+        j.setdefault("hw_queue", None)
         j.setdefault("total", None)
         j["status"] = "complete" if j["done_ts"] is not None else "incomplete"
         r = rings.setdefault(j["ring"], {"dev": "", "ring": j["ring"], "ring_label": j["ring"],
-                                         "jobs": 0, "complete": 0, "w": [], "e": []})
+                                         "jobs": 0, "complete": 0,
+                                         "_v": {m: [] for m in SUMMARY_METRICS}})
         r["jobs"] += 1
         if j["status"] == "complete":
             r["complete"] += 1
-            if j["wait"] is not None:
-                r["w"].append(j["wait"])
-            if j["exec"] is not None:
-                r["e"].append(j["exec"])
+            for m in SUMMARY_METRICS:
+                if j[m] is not None:
+                    r["_v"][m].append(j[m])
     for r in rings.values():
-        for k, m in (("w", "wait"), ("e", "exec")):
-            vals = r.pop(k)
-            r[m] = {"n": len(vals), "p50": nearest_rank(vals, 0.5), "p99": nearest_rank(vals, 0.99),
+        for m, vals in r.pop("_v").items():
+            r[m] = {"n": len(vals), "p50": nearest_rank(vals, 0.5),
+                    "p90": nearest_rank(vals, 0.9), "p99": nearest_rank(vals, 0.99),
                     "max": max(vals)} if vals else {"n": 0}
     return {"era": "5.19-6.16", "jobs": jobs, "rings": list(rings.values())}
 
@@ -546,7 +580,7 @@ def cmd_multi(a):
 
     # each file has its own table; tell them apart by their (dev, ring) rows
     def rows(x):
-        return set(k for k in x if k != "_header")
+        return set(k for k in x if not k.startswith("_"))
     want = []
     for t, nm in ((ta, a.trace_a), (tb, a.trace_b)):
         want.append(set(ring_label(t, r) for r in t["rings"]))
@@ -690,6 +724,77 @@ def cmd_foreign(a):
     return finish("foreign layout")
 
 
+def cli_marks(cli, trace):
+    """{(ring, metric, column)} of the quantiles the CLI's text report marks
+    '~' in its ring latency table, and the set of (ring, metric) it shows."""
+    p = subprocess.run([cli, trace], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        fail("%s %s exited %d" % (cli, trace, p.returncode))
+        return set(), set()
+    marks, shown, ring, inside = set(), set(), None, False
+    for line in p.stdout.decode().splitlines():
+        if line.startswith("Ring latency"):
+            inside = True
+            continue
+        if not inside:
+            continue
+        w = line.split()
+        if not w or not line.startswith("  "):
+            break
+        if w[0] == "ring":
+            continue
+        if w[0].startswith("~"):
+            break
+        if w[0] not in SUMMARY_METRICS + ("dep_wait",):
+            ring, w = w[0], w[1:]
+        shown.add((ring, w[0]))
+        for c, x in zip(("p50", "p90", "p99"), w[4:7]):
+            if x.startswith("~"):
+                marks.add((ring, w[0], c))
+    return marks, shown
+
+
+def cmd_approx(a):
+    """The summary marks histogram estimates '~' where the truth has more
+    values than the exact store holds, and exactly where the CLI's text
+    report marks them; the estimates are within the stated error."""
+    os.makedirs(a.workdir, exist_ok=True)
+    dat = os.path.join(a.workdir, "approx.dat")
+    # fence-reuse: many short gfx jobs; ~460k events give ~8800 gfx jobs
+    # (over EXACT_MAX) and ~2600 sdma0 jobs (under it)
+    p = subprocess.run([a.gen, "-q", "-s", "fence-reuse", "--events", "460000", "-o", dat])
+    if p.returncode != 0:
+        fail("gpu-trace-gen exited %d" % p.returncode)
+        return finish("approx")
+    t = load_truth(os.path.join(a.workdir, "approx.truth.json"))
+    ns = [r[m]["n"] for r in t["rings"] for m in SUMMARY_METRICS if r.get(m)]
+    if not any(n > EXACT_MAX for n in ns) or not any(0 < n <= EXACT_MAX for n in ns):
+        fail("the generated trace needs rings over and under %d jobs: %s" % (EXACT_MAX, ns))
+    out, _ = report(a.plugin_dir, [dat], opts=[OPT + ":summary=1"])
+    tables = parse_summaries(out)
+    if len(tables) != 1:
+        fail("%d summary tables, want 1" % len(tables))
+        return finish("approx")
+    check_summary(tables[0], t, "approx.dat")
+    plug = set()
+    for ring, row in tables[0].items():
+        if not ring.startswith("_"):
+            plug |= {(ring, m, c) for m, c in row["~"]}
+    marks, shown = cli_marks(a.cli, dat)
+    plug = {x for x in plug if (x[0], x[1]) in shown}
+    if not marks:
+        fail("the CLI marks no quantile '~' on %s" % dat)
+    if plug != marks:
+        fail("'~' marks differ: plugin only %s, CLI only %s" %
+             (sorted(plug - marks), sorted(marks - plug)))
+    cli_legend = subprocess.run([a.cli, dat], stdout=subprocess.PIPE).stdout.decode()
+    if tables[0].get("_legend") not in [l.strip() for l in cli_legend.splitlines()]:
+        fail("plugin legend %r is not the CLI's" % tables[0].get("_legend"))
+    print("approx.dat: %d approximate quantiles marked as the CLI marks them" % len(marks))
+    os.remove(dat)
+    return finish("approx")
+
+
 def main():
     ap = argparse.ArgumentParser()
     sp = ap.add_subparsers(dest="cmd")
@@ -706,6 +811,9 @@ def main():
     s = sp.add_parser("multi"); s.add_argument("--plugin-dir", required=True)
     for x in ("trace_a", "truth_a", "trace_b", "truth_b"):
         s.add_argument(x)
+    s = sp.add_parser("approx"); s.add_argument("--plugin-dir", required=True)
+    s.add_argument("--gen", required=True); s.add_argument("--cli", required=True)
+    s.add_argument("--workdir", required=True)
     for c in ("nogpu", "foreign"):
         s = sp.add_parser(c); s.add_argument("--plugin-dir", required=True)
         s.add_argument("--workdir", required=True); s.add_argument("trace")
