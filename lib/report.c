@@ -174,36 +174,57 @@ unsigned int gpulat_ptr_handle(uint64_t p)
 /*
  * The one spelling of a job's identity (the gpu_sched plugin's): the finished
  * fence ctx:seqno when known and no fence pointer (6.17+), else the pointer
- * eras' job=RING#ID fence=HANDLE, fence=HANDLE without an id.
+ * eras' job=RING#ID fence=HANDLE, fence=HANDLE without an id (@handle:
+ * gpulat_fence_handle()'s HHHH.N, NULL: no pointer).
  */
 static char *identity(char *buf, size_t len, const char *ring, uint64_t ctx, uint64_t seqno,
-		      int handle, uint64_t id)
+		      const char *handle, uint64_t id)
 {
 	if (!ring || !*ring)
 		ring = "!";
-	if (ctx != GPULAT_NONE && handle < 0)
+	if (ctx != GPULAT_NONE && !handle)
 		snprintf(buf, len, "fence=%llu:%llu", (unsigned long long)ctx,
 			 (unsigned long long)seqno);
-	else if (handle >= 0 && id != GPULAT_NONE)
-		snprintf(buf, len, "job=%s#%llu fence=%04x", ring, (unsigned long long)id,
-			 (unsigned int)handle);
-	else if (handle >= 0)
-		snprintf(buf, len, "fence=%04x", (unsigned int)handle);
+	else if (handle && id != GPULAT_NONE)
+		snprintf(buf, len, "job=%s#%llu fence=%s", ring, (unsigned long long)id, handle);
+	else if (handle)
+		snprintf(buf, len, "fence=%s", handle);
 	else
 		snprintf(buf, len, "-");
 	return buf;
 }
 
+/* HHHH.N: the 16-bit handle and which job of the file with that handle (issue 16) */
+static char *handle_gen(char *buf, size_t len, unsigned int handle, uint32_t gen)
+{
+	if (gen)
+		snprintf(buf, len, "%04x.%u", handle, gen);
+	else
+		snprintf(buf, len, "%04x", handle);
+	return buf;
+}
+
+char *gpulat_fence_handle(char *buf, size_t len, const struct gpulat_job *job)
+{
+	return handle_gen(buf, len, gpulat_ptr_handle(job->fence_ptr), job->ptr_gen);
+}
+
 char *gpulat_job_identity(char *buf, size_t len, const struct gpulat_job *job)
 {
 	bool ptr = job->fence_ptr && job->fence_ptr != GPULAT_NONE;
+	char h[24];
 
 	return identity(buf, len, job->ring, job->ctx, job->seqno,
-			ptr ? (int)gpulat_ptr_handle(job->fence_ptr) : -1, job->id);
+			ptr ? gpulat_fence_handle(h, sizeof(h), job) : NULL, job->id);
 }
 
 char *gpulat_stall_identity(char *buf, size_t len, const struct gpulat_stall *st)
 {
-	return identity(buf, len, st->job_ring, st->job_ctx, st->job_seqno, st->job_handle,
+	char h[24];
+
+	return identity(buf, len, st->job_ring, st->job_ctx, st->job_seqno,
+			st->job_handle >= 0 ? handle_gen(h, sizeof(h), (unsigned int)st->job_handle,
+							 st->job_ptr_gen) :
+					      NULL,
 			st->job_id);
 }

@@ -480,7 +480,10 @@ static void sweep_depth_one(struct grp *g, uint64_t key)
  * The job of a stall-ending entry in 32 + 64 bits (issue 16: every stall row
  * names its job as `trace-cmd report` does, gpulat_job_identity()):
  *   6.17+ / dma_fence:  hi = fence ctx, lo = seqno
- *   before 6.17:        hi = ID_PTR | ring index << 16 | fence handle, lo = id
+ *   before 6.17:        hi = ID_PTR | ring index << 16 | fence handle,
+ *                       lo = id, or ID_LO_GEN | ptr_gen << 40 | id for an
+ *                       id below 2^40 and a generation below 2^23 (job ids
+ *                       count from 1; a larger one is named without it)
  *   unknown:            hi = ID_NONE (also a ctx or ring index too large to
  *                       pack: 2^31 fence contexts, 2^15 rings; named "-")
  * A submit entry holds it in the upper half of its cpu word and its free b
@@ -489,6 +492,8 @@ static void sweep_depth_one(struct grp *g, uint64_t key)
  */
 #define ID_PTR		0x80000000U
 #define ID_NONE		0x7fffffffU
+#define ID_LO_ID	(1ULL << 40)
+#define ID_LO_GEN	(1ULL << 63)
 
 static uint32_t ring_index(struct gpulat_stats *s, const char *ring)
 {
@@ -514,6 +519,8 @@ static uint32_t id_pack(struct gpulat_stats *s, const struct gpulat_job *j, uint
 		if (r == ID_NONE)
 			return ID_NONE;
 		*lo = j->id;
+		if (j->id < ID_LO_ID && j->ptr_gen && j->ptr_gen < (1U << 23))
+			*lo |= ID_LO_GEN | (uint64_t)j->ptr_gen << 40;
 		return ID_PTR | r << 16 | gpulat_ptr_handle(j->fence_ptr);
 	}
 	if (j->ctx < ID_NONE) {
@@ -531,12 +538,17 @@ static void stall_job(struct gpulat_stats *s, struct gpulat_stall *st, uint32_t 
 	st->job_seqno = 0;
 	st->job_id = GPULAT_NONE;
 	st->job_handle = -1;
+	st->job_ptr_gen = 0;
 	if (hi == ID_NONE)
 		return;
 	if (hi & ID_PTR) {
 		st->job_ring = s->rings.v[(hi >> 16) & 0x7fff];
 		st->job_handle = (int)(hi & 0xffff);
 		st->job_id = lo;
+		if (lo != GPULAT_NONE && (lo & ID_LO_GEN)) {
+			st->job_id = lo & (ID_LO_ID - 1);
+			st->job_ptr_gen = (uint32_t)((lo & ~ID_LO_GEN) >> 40);
+		}
 	} else {
 		st->job_ctx = hi;
 		st->job_seqno = lo;

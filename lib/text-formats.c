@@ -810,6 +810,9 @@ static unsigned int split_kv(const char *s, const char *e, struct kv *kv)
 		while (s < e && *s == ' ')
 			s++;
 		w = s;
+		/* "(...)": the plugin's comment to the reader, the end of the items */
+		if (s < e && *s == '(')
+			break;
 		while (s < e && *s != ' ')
 			s++;
 		if (s == w)
@@ -857,6 +860,29 @@ static bool kv_hex(const struct kv *x, uint64_t *v)
 	return x && x->vlen && scan_hex(x->v, x->v + x->vlen, v) == x->v + x->vlen;
 }
 
+/*
+ * The plugin's fence handle "HHHH.N" (or "HHHH" before issue 16): the
+ * handle with the generation above it, so that every job of the text has
+ * its own value, as every job of the trace had its own pointer
+ */
+static bool kv_handle(const struct kv *x, uint64_t *v)
+{
+	const char *dot, *e;
+	uint64_t gen;
+
+	if (!x || !x->vlen)
+		return false;
+	e = x->v + x->vlen;
+	dot = memchr(x->v, '.', x->vlen);
+	if (!dot)
+		return kv_hex(x, v);
+	if (dot == x->v || scan_hex(x->v, dot, v) != dot || scan_dec(dot + 1, e, &gen) != e ||
+	    gen > 0xffffffffULL)
+		return false;
+	*v |= gen << 32;
+	return true;
+}
+
 /* "ring#id" (pointer eras' job identity) */
 static bool kv_job(const struct kv *x, uint64_t *id)
 {
@@ -898,8 +924,12 @@ static int plugin_parse(const struct gpulat__tfmt_ctx *c, enum plug p, const cha
 		x = kv_get(kv, n, "fence");
 		if (kv_fence(x, &ev->ctx, &ev->seqno)) {
 			ev->flags |= GPULAT_EVF_FENCE;
-		} else if (kv_hex(x, &ev->fence_ptr)) {
-			/* a 16-bit handle of the pointer; fence_ptr= (-O raw) is exact */
+		} else if (kv_handle(x, &ev->fence_ptr)) {
+			/*
+			 * a 16-bit handle of the pointer and its generation
+			 * (gpulat_fence_handle()), one value per job; fence_ptr=
+			 * (-O raw) is exact
+			 */
 			ev->flags |= GPULAT_EVF_FENCE_PTR;
 			if (kv_hex(kv_get(kv, n, "fence_ptr"), &v))
 				ev->fence_ptr = v;

@@ -254,6 +254,7 @@ void gpulat__tk_set_ptr(struct gpulat_tracker *t, struct job *j, uint64_t ptr)
 	if (j->in_ptr)
 		return;
 	j->j.fence_ptr = ptr;
+	gpulat__tk_ptr_gen(t, j);
 	if (!gpulat__htab_insert(&t->by_ptr, &j->by_ptr, ptr, t->cur_file))
 		j->in_ptr = true;
 }

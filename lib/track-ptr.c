@@ -4,8 +4,10 @@
  * its finished-fence pointer and (ring, id) and, before 5.19, the ring by a
  * "0x..." address.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "gpulat-report.h"
 #include "tracker-int.h"
 
 #define INIT_MAX_AGE_NS 10000000ULL /* fence init -> queue event, same cpu */
@@ -127,8 +129,57 @@ struct job *gpulat__tk_ptr_done(struct gpulat_tracker *t, const struct gpulat_ev
 		if (!j)
 			return NULL;
 		j->j.fence_ptr = ev->fence_ptr;
+		gpulat__tk_ptr_gen(t, j);
 	}
 	return j;
+}
+
+/*
+ * The generation of a job's fence handle. A job gets it when it first holds
+ * its pointer: at its queue event, else at its run or done (a trace read
+ * whole or `-F drm_sched_process_job` alone number a pointer's jobs alike,
+ * because one pointer's jobs follow one another: the slab reuses a fence's
+ * memory only after it was freed). Counted per file, as each trace is a
+ * report of its own.
+ */
+void gpulat__tk_ptr_gen(struct gpulat_tracker *t, struct job *j)
+{
+	uint64_t p = j->j.fence_ptr;
+	uint32_t *g;
+	int f = t->cur_file;
+
+	if (j->j.ptr_gen || !p || p == GPULAT_NONE || f < 0)
+		return;
+	if (f >= t->nptr_gens) {
+		uint32_t **n = realloc(t->ptr_gens, (size_t)(f + 1) * sizeof(*n));
+
+		if (!n)
+			return;
+		memset(n + t->nptr_gens, 0, (size_t)(f + 1 - t->nptr_gens) * sizeof(*n));
+		t->ptr_gens = n;
+		t->nptr_gens = f + 1;
+	}
+	if (!t->ptr_gens[f]) {
+		t->ptr_gens[f] = calloc(0x10000, sizeof(uint32_t));
+		if (!t->ptr_gens[f])
+			return;
+	}
+	g = &t->ptr_gens[f][gpulat_ptr_handle(p)];
+	/* saturates: 4 G jobs of one handle (0 would mean "not counted") */
+	if (*g != UINT32_MAX)
+		(*g)++;
+	j->j.ptr_gen = *g;
+}
+
+void gpulat__tk_ptr_gens_free(struct gpulat_tracker *t)
+{
+	int i;
+
+	for (i = 0; i < t->nptr_gens; i++)
+		free(t->ptr_gens[i]);
+	free(t->ptr_gens);
+	t->ptr_gens = NULL;
+	t->nptr_gens = 0;
 }
 
 /* a drm_sched fence signal that matched no job by its fence */

@@ -164,6 +164,12 @@ struct gpulat_tracker {
 	/* the last run event (task, file, ts, job), for a linker created after it */
 	struct gpulat_event last_run;
 	uint64_t last_run_seq;
+	/*
+	 * <= 6.16: jobs seen so far per fence handle, per file (65536 counters
+	 * of a file made at its first pointer; track-ptr.c): gpulat_job.ptr_gen
+	 */
+	uint32_t **ptr_gens;
+	int nptr_gens;
 };
 
 /* the ring's name as every front end shows it: the real name once known */
@@ -196,6 +202,9 @@ void gpulat__tk_set_fence(struct gpulat_tracker *t, struct job *j, uint64_t ctx,
 			  bool fence32);
 struct job *gpulat__tk_find_ptr(struct gpulat_tracker *t, uint64_t ptr);
 void gpulat__tk_set_ptr(struct gpulat_tracker *t, struct job *j, uint64_t ptr);
+/* number @j as the next job of its fence handle (gpulat_job.ptr_gen), once */
+void gpulat__tk_ptr_gen(struct gpulat_tracker *t, struct job *j);
+void gpulat__tk_ptr_gens_free(struct gpulat_tracker *t);
 struct job *gpulat__tk_find_id(struct gpulat_tracker *t, struct ring *r, uint64_t id);
 void gpulat__tk_set_id(struct gpulat_tracker *t, struct job *j, uint64_t id);
 void gpulat__tk_unindex(struct gpulat_tracker *t, struct job *j, bool fence_too);

@@ -235,6 +235,7 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 	gpulat__htab_fini(&t->dc_seq);
 	gpulat__htab_fini(&t->dc_fence);
 	gpulat__htab_fini(&t->dc_ptr);
+	gpulat__tk_ptr_gens_free(t);
 	free(t->dc);
 	free(t->cpu_slot);
 	free(t->run_slot);

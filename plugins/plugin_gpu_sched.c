@@ -311,13 +311,21 @@ static void gs_put_fence(struct trace_seq *s, const char *name, uint64_t ctx, ui
 }
 
 /*
- * The job identity of the pointer eras, job=<ring>#<id> fence=<handle>, as
- * gpulat_job_identity() spells it for the other front ends; job=! when the
- * event lacks its id (a field the event should carry).
+ * The job identity of the pointer eras, job=<ring>#<id> fence=<handle>.<n>,
+ * as gpulat_job_identity() spells it for the other front ends (@gen: the
+ * job's gpulat_job.ptr_gen, which makes the handle name one job of the
+ * trace); job=! when the event lacks its id (a field the event should carry).
  */
-static void gs_put_ptr_job(struct trace_seq *s, const char *ring, uint64_t id, uint64_t fence_ptr)
+static void gs_put_ptr_job(struct trace_seq *s, const char *ring, uint64_t id, uint64_t fence_ptr,
+			   uint32_t gen)
 {
-	struct gpulat_job j = { .ring = ring, .id = id, .fence_ptr = fence_ptr, .ctx = GPULAT_NONE };
+	struct gpulat_job j = {
+		.ring = ring,
+		.id = id,
+		.fence_ptr = fence_ptr,
+		.ctx = GPULAT_NONE,
+		.ptr_gen = gen,
+	};
 	char buf[GS_IDENT_LEN];
 
 	if (id != GPULAT_NONE && fence_ptr && fence_ptr != GPULAT_NONE) {
@@ -329,7 +337,13 @@ static void gs_put_ptr_job(struct trace_seq *s, const char *ring, uint64_t id, u
 				 (unsigned long long)id);
 	else
 		trace_seq_puts(s, " job=!");
-	trace_seq_printf(s, " fence=%04x", gpulat_ptr_handle(fence_ptr));
+	trace_seq_printf(s, " fence=%s", gpulat_fence_handle(buf, sizeof(buf), &j));
+}
+
+/* the fence handle's generation of the fed job, when it holds @fence_ptr */
+static uint32_t gs_ptr_gen(const struct gpulat_job *job, uint64_t fence_ptr)
+{
+	return job && job->fence_ptr == fence_ptr ? job->ptr_gen : 0;
 }
 
 /* the job the event being printed belongs to (gpulat_session_last_job()) */
@@ -414,7 +428,7 @@ static void gs_print_sched_job(struct trace_seq *s, struct gs_ctx *ctx,
 		gs_put_fence(s, "fence", e->ctx, e->seqno);
 	else
 		gs_put_ptr_job(s, gs_ring(ctx, e), e->flags & GPULAT_EVF_ID ? e->id : GPULAT_NONE,
-			       e->fence_ptr);
+			       e->fence_ptr, gs_ptr_gen(gs_fed_job(ctx), e->fence_ptr));
 	gs_put_counts(s, e);
 	if (e->kind == GPULAT_EV_RUN && gs_opt(GS_OPT_ANNOTATE)) {
 		const struct gpulat_job *job = gs_fed_job(ctx);
@@ -432,11 +446,44 @@ static void gs_print_sched_job(struct trace_seq *s, struct gs_ctx *ctx,
 	}
 }
 
+/*
+ * A done line whose job has no queue or run event (<= 6.16: the event holds
+ * only the fence pointer): after its handle, in parentheses (a comment to
+ * the text reader), why the ring and id are missing. When no queue or run
+ * event was printed at all (`-F drm_sched_process_job`) name the events of
+ * this trace that carry them.
+ */
+static void gs_put_no_job(struct trace_seq *s, struct gs_ctx *ctx)
+{
+	static const char * const carriers[][2] = {
+		{ "gpu_scheduler", "drm_sched_job" },
+		{ "gpu_scheduler", "drm_run_job" },
+		{ "gpu_sched", "amd_sched_job" }, /* 4.4-4.15 */
+	};
+	bool named = false;
+	size_t i;
+
+	if (gpulat_session_kind_count(ctx->ses, GPULAT_EV_QUEUE) ||
+	    gpulat_session_kind_count(ctx->ses, GPULAT_EV_RUN)) {
+		trace_seq_puts(s, " (queued before the trace)");
+		return;
+	}
+	for (i = 0; i < sizeof(carriers) / sizeof(carriers[0]); i++) {
+		if (!tep_find_event_by_name(ctx->tep, carriers[i][0], carriers[i][1]))
+			continue;
+		trace_seq_printf(s, "%s%s", named ? " or " : " (ring, job: need ", carriers[i][1]);
+		named = true;
+	}
+	trace_seq_puts(s, named ? " too)" : " (ring, job: no queue or run event traced)");
+}
+
 /* the done event: its job comes from the tracker */
 static void gs_print_done(struct trace_seq *s, struct gs_ctx *ctx,
 			  const struct gpulat_event *e)
 {
 	const struct gpulat_job *job = gs_fed_job(ctx);
+	const struct gpulat_job *fed = job;
+	char h[32];
 
 	if (job && job->ts[GPULAT_ST_DONE] != e->ts)
 		job = NULL;
@@ -449,10 +496,16 @@ static void gs_print_done(struct trace_seq *s, struct gs_ctx *ctx,
 	if (e->flags & GPULAT_EVF_FENCE) {
 		gs_put_fence(s, "fence", e->ctx, e->seqno);
 	} else if (job && job->id != GPULAT_NONE) {
-		gs_put_ptr_job(s, job->ring, job->id, e->fence_ptr);
+		gs_put_ptr_job(s, job->ring, job->id, e->fence_ptr, gs_ptr_gen(job, e->fence_ptr));
 	} else {
-		/* no open job holds the pointer: it started before the trace */
-		trace_seq_printf(s, " job=? fence=%04x", gpulat_ptr_handle(e->fence_ptr));
+		/* no open job holds the pointer: the handle the tracker gave the done's job */
+		struct gpulat_job j = {
+			.fence_ptr = e->fence_ptr,
+			.ptr_gen = gs_ptr_gen(fed, e->fence_ptr),
+		};
+
+		trace_seq_printf(s, " fence=%s", gpulat_fence_handle(h, sizeof(h), &j));
+		gs_put_no_job(s, ctx);
 	}
 	/* pointer eras: the finished fence as dma_fence events print it, when linked */
 	if (job && !(e->flags & GPULAT_EVF_FENCE) && job->ctx != GPULAT_NONE)

@@ -182,8 +182,8 @@ const struct gpulat_session *gpulat_report_session(const struct gpulat_report *r
  * The identity of a job as `trace-cmd report` (the gpu_sched plugin) prints
  * it and KernelShark labels it, so one grep finds the job: "fence=CTX:SEQNO"
  * when the finished fence is known (6.17+, or dma_fence events), else the
- * pointer eras' "job=RING#ID fence=HHHH" (HHHH: gpulat_ptr_handle() of the
- * finished fence pointer), "-" when nothing identifies it. Return: @buf.
+ * pointer eras' "job=RING#ID fence=HHHH.N" (gpulat_fence_handle()), "-" when
+ * nothing identifies it. Unique within a trace file. Return: @buf.
  */
 char *gpulat_job_identity(char *buf, size_t len, const struct gpulat_job *job);
 /*
@@ -192,6 +192,14 @@ char *gpulat_job_identity(char *buf, size_t len, const struct gpulat_job *job);
  * ring idle gap). Return: @buf.
  */
 char *gpulat_stall_identity(char *buf, size_t len, const struct gpulat_stall *st);
+/*
+ * The pointer eras' fence handle of a job, "HHHH.N": gpulat_ptr_handle() of
+ * its finished-fence pointer and gpulat_job.ptr_gen, the how-many-th job of
+ * the file with that handle (kernels reuse a freed fence's address for the
+ * next job, and 16-bit handles of two pointers may collide: the pair names
+ * one job). "HHHH" alone when the job was not counted. Return: @buf.
+ */
+char *gpulat_fence_handle(char *buf, size_t len, const struct gpulat_job *job);
 /*
  * The headline of a ring that stopped completing (gpulat_group.stopped_ns):
  * "gfx: 18 jobs pending after 124.252075, nothing completed for 224ms";

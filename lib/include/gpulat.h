@@ -367,6 +367,14 @@ struct gpulat_job {
 	/* amdgpu kernel work (gpulat_kernel_job_name() of the queue event's
 	 * client_id): "VM_UPDATE", "TTM_COPY_BUFFER", ...; NULL for a client's job */
 	const char	*kernel_job;
+	/*
+	 * <= 6.16: which job of its trace file with this fence handle
+	 * (gpulat_ptr_handle() of @fence_ptr) it is, 1-based in order of first
+	 * sight; 0 when not counted. Kernels reuse a freed fence's slab
+	 * address for the next job, and 16-bit handles of different pointers
+	 * collide: the pair names one job (gpulat_job_identity(), issue 16).
+	 */
+	uint32_t ptr_gen;
 };
 
 /*
@@ -636,6 +644,7 @@ struct gpulat_stall {
 	uint64_t	job_seqno;
 	uint64_t	job_id;		/* before 6.17, GPULAT_NONE: unknown */
 	int		job_handle;	/* gpulat_ptr_handle() of its fence, -1: none */
+	uint32_t job_ptr_gen; /* its gpulat_job.ptr_gen (0: not counted) */
 };
 
 /* waiting ring -> producing ring */

@@ -217,6 +217,26 @@ static const struct gen_scenario scenarios[] = {
 		.bg_ratio_pct = 350, .free_min = US(5), .free_max = US(30),
 	},
 	{
+		/*
+		 * Issue 16: fences live 260-300 ms after their done, so about
+		 * 700 finished-fence pointers are in use and each is reused by
+		 * several jobs; their 16-bit handles (gpulat_ptr_handle())
+		 * collide between different pointers too. Every job must still
+		 * have its own printed identity.
+		 */
+		.name = "ptr-reuse", .era = ERA_519, .dma_fence = true, .cpus = 4,
+		.desc = "fences freed 260-300 ms late: ~700 pointers, each reused, 16-bit handles collide",
+		.duration = MS(500), .tail = MS(10), .ndevs = 1, .devs = { DEV0 },
+		.nrings = 2, .rings = { RING("gfx", 0, 2, US(40), US(120)),
+					RING("comp", 0, 4, US(20), US(60)) },
+		.nprocs = 1, .procs = {
+			{ .pid = 7101, .comm = "batch", .cpu = 1, .period = US(800),
+			  .jitter = US(60), .burst = 1, .rings = 0x3, .client_id = 1,
+			  .max_inflight = 8, .start = US(50) },
+		},
+		.bg_ratio_pct = 20, .free_min = MS(260), .free_max = MS(300),
+	},
+	{
 		.name = "signal-ooo", .era = ERA_519, .dma_fence = true, .cpus = 4,
 		.desc = "every second fence signal deferred to another CPU: signals out of completion order",
 		.duration = MS(300), .tail = MS(10), .ndevs = 1, .devs = { DEV0 },

@@ -17,6 +17,7 @@ plugin under test (the `loadpath` check proves it).
     plugin_tests.py nogpu --plugin-dir D --workdir W TRACE
     plugin_tests.py foreign --plugin-dir D --workdir W TRACE
     plugin_tests.py approx --plugin-dir D --gen GEN --cli CLI --workdir W
+    plugin_tests.py identity --plugin-dir D --cli CLI [--collisions] TRACE TRUTH
 
 Exit status 0 = pass, 1 = fail, 77 = skipped (ctest SKIP_RETURN_CODE).
 """
@@ -135,6 +136,27 @@ def ptr_handle(p):
 
 
 # ---------------------------------------------------------------------------
+
+def truth_handles(t):
+    """{truth job index: "HHHH.N"}: the handle of its finished-fence pointer
+    and which job of the trace with that handle it is, in order of the first
+    stage the trace shows (lost stages are not in it), as the plugin and
+    gpulat_job_identity() must print it."""
+    first = []
+    for j in t["jobs"]:
+        if not j.get("fence_ptr"):
+            continue
+        lost = set(j.get("lost_stages") or [])
+        ts = [j[s + "_ts"] for s in ("queue", "run", "done")
+              if j.get(s + "_ts") is not None and s not in lost]
+        if ts:
+            first.append((min(ts), j["index"], ptr_handle(int(j["fence_ptr"], 16))))
+    gens, out = {}, {}
+    for _, i, h in sorted(first):
+        gens[h] = gens.get(h, 0) + 1
+        out[i] = "%s.%d" % (h, gens[h])
+    return out
+
 
 def cmd_nm(a):
     p = subprocess.run(["nm", "-D", "--defined-only", a.plugin],
@@ -284,6 +306,7 @@ def pick(cands, ts_ns, stage):
 
 def check_jobs(out, t, name):
     keys = job_keys(t)
+    handles = truth_handles(t)
     seen = {"run": set(), "done": set()}
     era = t.get("era")
     ndeps = 0
@@ -319,7 +342,7 @@ def check_jobs(out, t, name):
         stage = "queue" if evn in QUEUE else "run" if evn in RUN else "done"
         cands = identify(keys, evn, f)
         if not cands:
-            if stage == "done" and f.get("job") == "?":
+            if stage == "done" and "job" not in f and "(queued before the trace)" in m.group("info"):
                 continue  # the plugin says: no open job held that pointer
             fail("%s: %s at %s: no truth job for %s" % (name, evn, m.group("ts"), m.group("info")))
             continue
@@ -329,7 +352,7 @@ def check_jobs(out, t, name):
                  (name, evn, m.group("ts"), m.group("info")))
             continue
         if j.get("fence_ptr") and "job" in f:
-            h = ptr_handle(int(j["fence_ptr"], 16))
+            h = handles.get(j["index"])
             if f.get("fence") != h:
                 fail("%s: job %d: fence handle %s, want %s" % (name, j["index"], f.get("fence"), h))
         if stage == "run" and "wait" in f:
@@ -724,6 +747,108 @@ def cmd_foreign(a):
     return finish("foreign layout")
 
 
+def cmd_identity(a):
+    """Pointer eras: every printed job identity names exactly one job of the
+    truth, the same string in the full report, in `-F drm_sched_process_job`
+    alone and in the CLI's --jobs --json; --collisions: the truth itself has
+    jobs reusing a pointer and two pointers sharing a 16-bit handle."""
+    t = load_truth(a.truth)
+    name = os.path.basename(a.trace)
+    handles = truth_handles(t)
+    byidx = {j["index"]: j for j in t["jobs"]}
+    want = {i: "job=%s#%d fence=%s" % (shown_ring(t, byidx[i]), byidx[i]["id"], h)
+            for i, h in handles.items() if byidx[i].get("id") is not None}
+    if len(set(want.values())) != len(want):
+        fail("%s: the truth's identities are not unique" % name)
+    if a.collisions:
+        ptrs, hs = {}, {}
+        for j in t["jobs"]:
+            if j.get("fence_ptr"):
+                ptrs.setdefault(j["fence_ptr"], []).append(j["index"])
+        for p in ptrs:
+            hs.setdefault(ptr_handle(int(p, 16)), set()).add(p)
+        if max(len(v) for v in ptrs.values()) < 2:
+            fail("%s: no two truth jobs share a fence pointer" % name)
+        if max(len(v) for v in hs.values()) < 2:
+            fail("%s: no two truth pointers share a 16-bit handle" % name)
+    # the full report: identity -> the truth jobs its lines belong to
+    out, _ = report(a.plugin_dir, [a.trace], extra=["-t"])
+    keys, seen = job_keys(t), {}
+    for m in events(out):
+        evn = m.group("event")
+        if evn not in QUEUE | RUN | DONE:
+            continue
+        f = kv(m.group("info"))
+        if "fence" not in f or ":" in f["fence"]:
+            continue
+        whole, _, frac = m.group("ts").partition(".")
+        ts = int(whole) * 10**9 + int((frac + "000000000")[:9])
+        stage = "queue" if evn in QUEUE else "run" if evn in RUN else "done"
+        j = pick(identify(keys, evn, f) or [], ts, stage)
+        ident = "job=%s fence=%s" % (f.get("job"), f["fence"])
+        if j is None:
+            fail("%s: %s at %s: %s is no truth job" % (name, evn, m.group("ts"), ident))
+            continue
+        seen.setdefault(ident, set()).add(j["index"])
+        seen.setdefault(f["fence"], set()).add(j["index"])
+        if want.get(j["index"]) != ident:
+            fail("%s: job %d printed %s, want %s" % (name, j["index"], ident,
+                                                     want.get(j["index"])))
+    for ident, jobs in sorted(seen.items()):
+        if len(jobs) != 1:
+            fail("%s: %s names %d jobs: %s" % (name, ident, len(jobs), sorted(jobs)[:5]))
+    # the done events alone: the same handle, and what the ring and id need
+    # (a filter applies to the -i files after it)
+    out, _ = report(a.plugin_dir, [], extra=["-t", "-F", "drm_sched_process_job", "-i", a.trace])
+    by_done = {j["done_ts"]: j for j in t["jobs"] if j.get("done_ts") is not None}
+    # a job whose done was lost is not counted in this view: the handles of
+    # the same pointer after it differ from the full report's (still unique)
+    lossy = any(j.get("lost_stages") for j in t["jobs"])
+    alone = {}
+    n = 0
+    for m in events(out):
+        whole, _, frac = m.group("ts").partition(".")
+        ts = int(whole) * 10**9 + int((frac + "000000000")[:9])
+        f = kv(m.group("info"))
+        j = by_done.get(ts)
+        n += 1
+        if "job" in f or "need drm_sched_job" not in m.group("info"):
+            fail("%s: done alone: %r does not say which event names the job" %
+                 (name, m.group("info")))
+        alone.setdefault(f.get("fence"), set()).add(ts)
+        if j is None or (handles.get(j["index"]) != f.get("fence") and not lossy):
+            fail("%s: done alone at %s: fence=%s, want %s" %
+                 (name, m.group("ts"), f.get("fence"), j and handles.get(j["index"])))
+    for h, tss in alone.items():
+        if len(tss) != 1:
+            fail("%s: done alone: fence=%s on %d done lines" % (name, h, len(tss)))
+    if n != len(by_done):
+        fail("%s: done alone: %d lines, truth %d done jobs" % (name, n, len(by_done)))
+    # the CLI reads the same identity from the core library
+    p = subprocess.run([a.cli, "--jobs", "--json", a.trace], stdout=subprocess.PIPE)
+    cli = json.loads(p.stdout.decode()) if p.returncode == 0 else {"jobs": []}
+    if p.returncode != 0:
+        fail("%s: %s --jobs --json exited %d" % (name, a.cli, p.returncode))
+    # a job by the first stage time the CLI has (its queue may be lost)
+    by_ts = {}
+    for j in t["jobs"]:
+        for st in ("queue", "run", "done"):
+            if j.get(st + "_ts") is not None:
+                by_ts.setdefault((st, j[st + "_ts"]), j)
+    idents = [cj["identity"] for cj in cli["jobs"]]
+    if len(set(idents)) != len(idents):
+        fail("%s: CLI identities repeat" % name)
+    for cj in cli["jobs"]:
+        st = next((x for x in ("queue", "run", "done") if cj.get(x + "_ts") is not None), None)
+        j = by_ts.get((st, cj.get(st + "_ts"))) if st else None
+        if j is None or want.get(j["index"]) != cj["identity"]:
+            fail("%s: CLI job at %s %s: %s, want %s" % (name, st, st and cj.get(st + "_ts"),
+                                                        cj["identity"], j and want.get(j["index"])))
+    print("%s: %d identities, %d done-only lines, %d CLI jobs checked" %
+          (name, len(seen), n, len(cli["jobs"])))
+    return finish("identity " + name)
+
+
 def cli_marks(cli, trace):
     """{(ring, metric, column)} of the quantiles the CLI's text report marks
     '~' in its ring latency table, and the set of (ring, metric) it shows."""
@@ -811,6 +936,9 @@ def main():
     s = sp.add_parser("multi"); s.add_argument("--plugin-dir", required=True)
     for x in ("trace_a", "truth_a", "trace_b", "truth_b"):
         s.add_argument(x)
+    s = sp.add_parser("identity"); s.add_argument("--plugin-dir", required=True)
+    s.add_argument("--cli", required=True); s.add_argument("--collisions", action="store_true")
+    s.add_argument("trace"); s.add_argument("truth")
     s = sp.add_parser("approx"); s.add_argument("--plugin-dir", required=True)
     s.add_argument("--gen", required=True); s.add_argument("--cli", required=True)
     s.add_argument("--workdir", required=True)

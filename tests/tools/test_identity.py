@@ -4,7 +4,8 @@
 `trace-cmd report` (the gpu_sched plugin) prints it, and --jobs without
 --json/--csv prints a per-job text table. Expected identities are built from
 the generator's truth (fence_ctx:fence_seqno on 6.17+, job=RING#ID plus the
-16-bit handle of the finished-fence pointer before), not from the tool.
+16-bit handle of the finished-fence pointer and which job of the trace with
+that handle it is, fence=HHHH.N, before), not from the tool.
 
 usage: test_identity.py TOOL SAMPLES
 """
@@ -26,16 +27,34 @@ def handle(p):
     return p & 0xffff
 
 
+def number(truth):
+    """j["gen"]: the how-many-th job of the truth with its handle, in order of
+    the first stage the trace shows (issue 16 item 7: one job per identity)"""
+    first = []
+    for j in truth["jobs"]:
+        lost = set(j.get("lost_stages") or [])
+        ts = [j[s + "_ts"] for s in ("queue", "run", "done")
+              if j.get(s + "_ts") is not None and s not in lost]
+        if j.get("fence_ptr") and ts:
+            first.append((min(ts), j["index"], j))
+    gens = {}
+    for _, _, j in sorted(first, key=lambda x: x[:2]):
+        h = handle(int(j["fence_ptr"], 16))
+        gens[h] = gens.get(h, 0) + 1
+        j["gen"] = gens[h]
+
+
 def identity(j, era617):
     if era617:
         return f"fence={j['fence_ctx']}:{j['fence_seqno']}"
-    return f"job={j['ring']}#{j['id']} fence={handle(int(j['fence_ptr'], 16)):04x}"
+    return f"job={j['ring']}#{j['id']} fence={handle(int(j['fence_ptr'], 16)):04x}.{j['gen']}"
 
 
 def main():
     tool, s = sys.argv[1], sys.argv[2]
     for name, era617 in (("steady.dat", False), ("steady-617.dat", True), ("hang.dat", False)):
         truth = json.load(open(f"{s}/{name.replace('.dat', '.truth.json')}"))
+        number(truth)
         by_queue = {(j["dev"], j["ring"], j["queue_ts"]): j for j in truth["jobs"]}
         d = json.loads(run(tool, ["--json", f"{s}/{name}"]).stdout)
         rows = d["worst"] + d["incomplete"]

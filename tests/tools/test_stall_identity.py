@@ -47,10 +47,27 @@ def handle(p):
     return p & 0xffff
 
 
+def number(truth):
+    """j["gen"]: the how-many-th job of the truth with its handle, in order of
+    the first stage the trace shows (issue 16 item 7: fence=HHHH.N)"""
+    first = []
+    for j in truth["jobs"]:
+        lost = set(j.get("lost_stages") or [])
+        ts = [j[s + "_ts"] for s in ("queue", "run", "done")
+              if j.get(s + "_ts") is not None and s not in lost]
+        if j.get("fence_ptr") and ts:
+            first.append((min(ts), j["index"], j))
+    gens = {}
+    for _, _, j in sorted(first, key=lambda x: x[:2]):
+        h = handle(int(j["fence_ptr"], 16))
+        gens[h] = gens.get(h, 0) + 1
+        j["gen"] = gens[h]
+
+
 def identity(j, era617):
     if era617:
         return f"fence={j['fence_ctx']}:{j['fence_seqno']}"
-    return f"job={j['ring']}#{j['id']} fence={handle(int(j['fence_ptr'], 16)):04x}"
+    return f"job={j['ring']}#{j['id']} fence={handle(int(j['fence_ptr'], 16)):04x}.{j['gen']}"
 
 
 TS = re.compile(r"\s(\d+)\.(\d{6}):\s")
@@ -81,6 +98,7 @@ def main():
               [st for st in stalls if st.get("identity") in (None, "-")][:3])
         if era617 is not None:
             truth = json.load(open(dat.replace(".dat", ".truth.json")))
+            number(truth)
             for st in stalls:
                 if st["kind"] == "submit_gap":
                     js = [j for j in truth["jobs"]
