@@ -947,6 +947,23 @@ static const char *comm_of(struct gpulat_binding *b, int pid)
 	return s;
 }
 
+/*
+ * A record stamped 2^64 - 1 ns: that time is GPULAT_NONE ("no such stage") for
+ * every stage and span, so it cannot be taken as is; a damaged page time or a
+ * hostile trace (tests/damaged/hostile.py future). Skipped as damaged.
+ */
+static int damaged_ts(struct gpulat_binding *b, struct bound *bd)
+{
+	bd->damaged++;
+	if (!bd->damaged_warned) {
+		bd->damaged_warned = true;
+		b->problems++;
+		warnf(b, "%s:%s: record stamped at the largest time (2^64 - 1 ns); skipped",
+		      bd->def->system, bd->def->name);
+	}
+	return -1;
+}
+
 static int damaged(struct gpulat_binding *b, struct bound *bd)
 {
 	bd->damaged++;
@@ -1040,6 +1057,8 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 	bool is_ptr;
 	int r;
 
+	if (rec->ts == GPULAT_NONE)
+		return damaged_ts(b, bd);
 	zero_event(ev);
 	ev->ts = rec->ts;
 	ev->cpu = rec->cpu;

@@ -168,12 +168,21 @@ struct dg_task *dg_task_find(const struct gpulat_diag *d, int file, int pid)
 	return n ? gpulat_container_of(n, struct dg_task, node) : NULL;
 }
 
+/*
+ * Over gpulat__cap(GPULAT_CAP_TASKS) tasks (a hostile trace with 10^6 pids:
+ * ~12 KB of intervals each) the others share d->task_sink: it is never found
+ * by dg_task_find(), so their jobs get no per-task hints; counted, warned.
+ */
 static struct dg_task *task_get(struct gpulat_diag *d, int file, int pid)
 {
 	struct dg_task *t = dg_task_find(d, file, pid);
 
 	if (t)
 		return t;
+	if (d->tasks.n >= d->max_tasks) {
+		d->tasks_dropped++;
+		return &d->task_sink;
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
@@ -204,6 +213,75 @@ const char *dg_comm(const struct gpulat_diag *d, int file, int pid, char *buf, s
 	return buf;
 }
 
+struct dg_rkey {
+	struct gpulat__hnode node;
+	const char	*dev, *ring;	/* interned in d->names */
+	int		file;
+	size_t		i;
+};
+
+int dg_rmap_init(struct dg_rmap *m)
+{
+	m->n = 0;
+	m->dropped = 0;
+	return gpulat__htab_init(&m->h, 64);
+}
+
+void dg_rmap_fini(struct dg_rmap *m)
+{
+	size_t i;
+
+	if (!m->h.b)
+		return;
+	for (i = 0; i < m->h.nb; i++) {
+		struct gpulat__hnode *n = m->h.b[i];
+
+		while (n) {
+			struct gpulat__hnode *next = n->next;
+
+			free(gpulat_container_of(n, struct dg_rkey, node));
+			n = next;
+		}
+	}
+	gpulat__htab_fini(&m->h);
+}
+
+/*
+ * dg_rmap_get - the row of (file, dev, ring) in a per-ring table
+ * Return: its index; m->n - 1 when it was just added (the caller appends the
+ * row); -ENOSPC over the cap (counted); -ENOMEM.
+ */
+long dg_rmap_get(struct gpulat_diag *d, struct dg_rmap *m, int file, const char *dev,
+		 const char *ring)
+{
+	uint64_t k1 = gpulat__hash_str(dev) ^ (uint64_t)(uint32_t)file << 48;
+	uint64_t k2 = gpulat__hash_str(ring);
+	struct gpulat__hnode *n;
+	struct dg_rkey *r;
+
+	for (n = gpulat__htab_find(&m->h, k1, k2); n; n = gpulat__htab_next(n)) {
+		r = gpulat_container_of(n, struct dg_rkey, node);
+		if (r->file == file && !strcmp(r->dev, dev) && !strcmp(r->ring, ring))
+			return (long)r->i;
+	}
+	if (m->n >= gpulat__cap(GPULAT_CAP_GROUPS)) {
+		m->dropped++;
+		return -ENOSPC;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->dev = gpulat__strtab_intern(d->names, dev);
+	r->ring = gpulat__strtab_intern(d->names, ring);
+	r->file = file;
+	r->i = m->n;
+	if (!r->dev || !r->ring || gpulat__htab_insert(&m->h, &r->node, k1, k2) < 0) {
+		free(r);
+		return -ENOMEM;
+	}
+	return (long)m->n++;
+}
+
 struct dg_irqcount *dg_irq_get(struct gpulat_diag *d, int irq)
 {
 	struct dg_irqcount *v;
@@ -212,6 +290,13 @@ struct dg_irqcount *dg_irq_get(struct gpulat_diag *d, int irq)
 	for (i = 0; i < d->nirqc; i++)
 		if (d->irqc[i].irq == irq)
 			return &d->irqc[i];
+	/* a machine has a few hundred irq numbers; a hostile trace any int */
+	if (d->nirqc >= DG_IRQS_MAX) {
+		d->irqs_dropped++;
+		memset(&d->irq_sink, 0, sizeof(d->irq_sink));
+		d->irq_sink.irq = irq;
+		return &d->irq_sink;
+	}
 	v = realloc(d->irqc, (d->nirqc + 1) * sizeof(*v));
 	if (!v)
 		return NULL;
@@ -583,8 +668,13 @@ struct gpulat_diag *gpulat_diag_new(const struct gpulat_diag_opts *o)
 		d->o.max_per_cpu = 65536;
 	d->names = gpulat__strtab_new();
 	dg_ring_init(&d->fence_fifo, sizeof(struct dg_fence_ref), 1u << 20);
+	d->max_tasks = gpulat__cap(GPULAT_CAP_TASKS);
+	d->task_sink.runnable_since = d->task_sink.active_since = GPULAT_NONE;
+	dg_ring_init(&d->task_sink.runq, sizeof(struct dg_iv), 256);
+	dg_ring_init(&d->task_sink.fwait, sizeof(struct dg_iv), 256);
 	if (!d->names || dg_stalls_init(d) < 0 || gpulat__htab_init(&d->tasks, 256) < 0 ||
-	    gpulat__htab_init(&d->fences, 1024) < 0) {
+	    gpulat__htab_init(&d->fences, 1024) < 0 || dg_rmap_init(&d->idle_map) < 0 ||
+	    dg_rmap_init(&d->fp_map) < 0) {
 		gpulat_diag_free(d);
 		errno = ENOMEM;
 		return NULL;
@@ -632,7 +722,11 @@ void gpulat_diag_free(struct gpulat_diag *d)
 		}
 		gpulat__htab_fini(&d->tasks);
 	}
+	dg_ring_fini(&d->task_sink.runq);
+	dg_ring_fini(&d->task_sink.fwait);
 	dg_fp_free(d);
+	dg_rmap_fini(&d->idle_map);
+	dg_rmap_fini(&d->fp_map);
 	gpulat__topk_fini(&d->stalls);
 	free(d->worst);
 	free(d->idle);

@@ -563,26 +563,39 @@ int gpulat__diag_worst(struct gpulat_diag *d, const struct gpulat_job *job)
 	return d && job ? dg_worst_offer(d, job) : -EINVAL;
 }
 
-static struct dg_idle *idle_get(struct gpulat_diag *d, const struct gpulat_job *job)
+/* the ring's idle row (dg_rmap_get()): NULL with *err 0 over the ring cap */
+static struct dg_idle *idle_get(struct gpulat_diag *d, const struct gpulat_job *job, int *err)
 {
+	const char *dev = job->dev ? job->dev : "", *ring = job->ring ? job->ring : "?";
 	struct dg_idle *v;
-	size_t i;
+	long i;
 
-	for (i = 0; i < d->nidle; i++)
-		if (d->idle[i].file == job->file && !strcmp(d->idle[i].dev, job->dev) &&
-		    !strcmp(d->idle[i].ring, job->ring))
-			return &d->idle[i];
-	v = realloc(d->idle, (d->nidle + 1) * sizeof(*v));
-	if (!v)
+	*err = 0;
+	if (d->nidle == d->capidle) {
+		size_t cap = d->capidle ? d->capidle * 2 : 16;
+
+		v = realloc(d->idle, cap * sizeof(*v));
+		if (!v) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		d->idle = v;
+		d->capidle = cap;
+	}
+	i = dg_rmap_get(d, &d->idle_map, job->file, dev, ring);
+	if (i < 0) {
+		*err = i == -ENOSPC ? 0 : (int)i;
 		return NULL;
-	d->idle = v;
+	}
+	if ((size_t)i < d->nidle)
+		return &d->idle[i];
 	v = &d->idle[d->nidle++];
-	v->dev = gpulat__strtab_intern(d->names, job->dev ? job->dev : "");
-	v->ring = gpulat__strtab_intern(d->names, job->ring ? job->ring : "?");
+	v->dev = gpulat__strtab_intern(d->names, dev);
+	v->ring = gpulat__strtab_intern(d->names, ring);
 	v->file = job->file;
 	v->last_done = GPULAT_NONE;
 	if (!v->dev || !v->ring) {
-		d->nidle--;
+		*err = -ENOMEM;
 		return NULL;
 	}
 	return v;
@@ -593,12 +606,14 @@ void dg_idle_check(struct gpulat_diag *d, const struct gpulat_job *job)
 {
 	uint64_t start = job->start_ts, done = job->ts[GPULAT_ST_DONE];
 	struct dg_idle *ri;
+	int err;
 
 	if (start == GPULAT_NONE || done == GPULAT_NONE || !job->ring)
 		return;
-	ri = idle_get(d, job);
+	ri = idle_get(d, job, &err);
 	if (!ri) {
-		d->err = -ENOMEM;
+		if (err)
+			d->err = err;
 		return;
 	}
 	if (ri->last_done != GPULAT_NONE && start > ri->last_done &&

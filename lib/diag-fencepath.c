@@ -164,17 +164,22 @@ static int fp_ring(struct gpulat_diag *d, const struct gpulat_job *job)
 {
 	const char *dev = job->dev ? job->dev : "", *ring = job->ring ? job->ring : "?";
 	struct dg_fp_ring *v;
-	size_t i;
+	long i;
 	int k;
 
-	for (i = 0; i < d->nfp; i++)
-		if (d->fp[i].file == job->file && !strcmp(d->fp[i].dev, dev) &&
-		    !strcmp(d->fp[i].ring, ring))
-			return (int)i;
-	v = realloc(d->fp, (d->nfp + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	d->fp = v;
+	if (d->nfp == d->capfp) {
+		size_t cap = d->capfp ? d->capfp * 2 : 16;
+
+		v = realloc(d->fp, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		d->fp = v;
+		d->capfp = cap;
+	}
+	/* -ENOSPC over the ring cap (dg_rmap_get()) */
+	i = dg_rmap_get(d, &d->fp_map, job->file, dev, ring);
+	if (i < 0 || (size_t)i < d->nfp)
+		return (int)i;
 	v = &d->fp[d->nfp];
 	memset(v, 0, sizeof(*v));
 	v->dev = gpulat__strtab_intern(d->names, dev);
@@ -195,6 +200,8 @@ static int irq_sample(struct dg_fp_ring *r, int irq, uint64_t v, uint64_t ts, in
 	for (i = 0; i < r->nirqs; i++)
 		if (r->irqs[i].irq == irq)
 			return gpulat__qacc_add(&r->irqs[i].q, v, ts, cpu, 0);
+	if (r->nirqs >= DG_FP_IRQS_MAX)
+		return 0;
 	n = realloc(r->irqs, (r->nirqs + 1) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
@@ -216,7 +223,7 @@ int dg_fp_job(struct gpulat_diag *d, const struct gpulat_job *job)
 		return 0;
 	ri = fp_ring(d, job);
 	if (ri < 0)
-		return ri;
+		return ri == -ENOSPC ? 0 : ri;
 	r = &d->fp[ri];
 	if (dcpu >= 0 && dcpu < d->ncpus) {
 		const struct dg_cpu *c = &d->cpus[dcpu];
@@ -361,6 +368,43 @@ int gpulat_diag_irq_at(const struct gpulat_diag *d, size_t i, const char **name)
 	if (name)
 		*name = d->irqc[i].name;
 	return d->irqc[i].irq;
+}
+
+/**
+ * gpulat_diag_caps_hit - what the diagnosis stopped following at its caps
+ * @d: diagnosis state
+ * @buf: one line saying it, when true
+ * @len: size of @buf
+ *
+ * Return: true when more tasks, rings or irq numbers than the caps
+ * (lib/caps.c, DG_IRQS_MAX) were seen: their jobs get fewer hints.
+ */
+bool gpulat_diag_caps_hit(const struct gpulat_diag *d, char *buf, size_t len)
+{
+	const char *sep = "";
+	size_t off = 0;
+	int w;
+
+	if (!d || !len ||
+	    (!d->tasks_dropped && !d->idle_map.dropped && !d->fp_map.dropped && !d->irqs_dropped))
+		return false;
+	w = snprintf(buf, len, "diagnosis memory cap hit, not followed:");
+	off = w > 0 && (size_t)w < len ? (size_t)w : len - 1;
+	if (d->tasks_dropped) {
+		w = snprintf(buf + off, len - off, " tasks beyond %zu (GPULAT_MAX_TASKS)",
+			     d->max_tasks);
+		off += w > 0 && (size_t)w < len - off ? (size_t)w : 0;
+		sep = ",";
+	}
+	if (d->idle_map.dropped || d->fp_map.dropped) {
+		w = snprintf(buf + off, len - off, "%s rings beyond %zu (GPULAT_MAX_GROUPS)", sep,
+			     gpulat__cap(GPULAT_CAP_GROUPS));
+		off += w > 0 && (size_t)w < len - off ? (size_t)w : 0;
+		sep = ",";
+	}
+	if (d->irqs_dropped)
+		snprintf(buf + off, len - off, "%s irq numbers beyond %d", sep, DG_IRQS_MAX);
+	return true;
 }
 
 bool gpulat_diag_gpu_irq_missing(const struct gpulat_diag *d, char *buf, size_t len)

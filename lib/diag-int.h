@@ -6,6 +6,10 @@
 #ifndef _GPULAT_DIAG_INT_H
 #define _GPULAT_DIAG_INT_H
 
+/* irq numbers followed, in all and per ring of the fence path (hostile traces) */
+#define DG_IRQS_MAX	1024
+#define DG_FP_IRQS_MAX	64
+
 #include "gpulat-diag.h"
 #include "gpulat-int.h"
 
@@ -140,6 +144,23 @@ struct dg_irqcount {
 	char		name[32];
 };
 
+/*
+ * (file, dev, ring) -> row of a per-ring table (ring idle, fence path):
+ * hashed, since a linear search made 10^5 rings take minutes, and capped at
+ * gpulat__cap(GPULAT_CAP_GROUPS) rows as the statistics cap their groups;
+ * the rings beyond it are not followed (counted in @dropped, warned once).
+ */
+struct dg_rmap {
+	struct gpulat__htab h;		/* struct dg_rkey */
+	size_t		n;
+	uint64_t	dropped;	/* jobs of rings beyond the cap */
+};
+
+int dg_rmap_init(struct dg_rmap *m);
+void dg_rmap_fini(struct dg_rmap *m);
+long dg_rmap_get(struct gpulat_diag *d, struct dg_rmap *m, int file, const char *dev,
+		 const char *ring);
+
 struct gpulat_diag {
 	struct gpulat_diag_opts o;
 	struct gpulat__strtab *names;
@@ -156,10 +177,18 @@ struct gpulat_diag {
 
 	/* ring idle detection: last done per ring */
 	struct dg_idle { const char *dev, *ring; int file; uint64_t last_done; } *idle;
-	size_t		nidle;
+	size_t		nidle, capidle;
+	struct dg_rmap	idle_map;
 
 	struct dg_fp_ring *fp;
-	size_t		nfp;
+	size_t		nfp, capfp;
+	struct dg_rmap	fp_map;
+	/* tasks and irq numbers beyond their caps share one unlisted sink each */
+	size_t		max_tasks;
+	uint64_t	tasks_dropped;
+	struct dg_task	task_sink;
+	struct dg_irqcount irq_sink;
+	uint64_t	irqs_dropped;
 	struct gpulat__htab fences;
 	struct dg_ring	fence_fifo;	/* struct dg_fence_ref */
 	struct dg_irqcount *irqc;	/* irq numbers, names and done-inside counts */

@@ -97,6 +97,29 @@ char *gpulat__ring_alias(char *buf, size_t len, const char *ptr, const char *tim
  */
 #define GPULAT_DIAG_STALLS_KEPT	(4 * GPULAT_STALLS_KEPT)
 
+/*
+ * Memory caps against hostile traces (lib/caps.c; the environment can change
+ * them). Jobs in flight: ~600 bytes each. Groups per kind (rings, processes,
+ * clients, devices): ~4.3 KB each before their values, so 16384 processes
+ * cost ~70 MB where 10^6 distinct ones took ~5 GB; the jobs of groups beyond
+ * the cap are accounted in one "(others)" group of that kind. The diagnosis
+ * follows at most as many rings, and GPULAT_MAX_TASKS_DEFAULT tasks (up to
+ * ~12 KB of intervals each).
+ */
+#define GPULAT_MAX_OPEN_DEFAULT		(1u << 20)
+#define GPULAT_MAX_GROUPS_DEFAULT	16384
+#define GPULAT_MAX_TASKS_DEFAULT	16384
+/* the name of the group that takes the jobs beyond the cap */
+#define GPULAT_GROUP_OTHERS		"(others)"
+
+enum gpulat__cap_kind {
+	GPULAT_CAP_OPEN,
+	GPULAT_CAP_GROUPS,
+	GPULAT_CAP_TASKS,
+};
+
+size_t gpulat__cap(enum gpulat__cap_kind k);
+
 #define GPULAT_QSUB		128	/* == 1 / GPULAT_REL_ERROR */
 
 struct gpulat__qacc {

@@ -54,6 +54,14 @@
 #define MAX_CPUS		8192		/* the kernel's NR_CPUS maximum */
 #define MAX_META		(64u << 20)	/* one metadata section, uncompressed */
 #define MAX_CHUNK		(64u << 20)	/* one compressed chunk of pages */
+/*
+ * A chunk that declares more than this times its compressed size is a
+ * decompression bomb: libtracecmd 1.3.1 keeps every chunk it decompressed
+ * (lib/README.md), so 64 MiB of empty pages in a 2 KB frame, repeated, took
+ * ~80 MB of memory per KB of file (tests/damaged/hostile.py zbomb). Chunks
+ * trace-cmd 3.1.6 writes are 10 pages; the sample traces compress 5-58x.
+ */
+#define MAX_CHUNK_RATIO		1024u
 #define MAX_SYSTEMS		65536
 #define MAX_EVENTS		65536
 #define MAX_SECTIONS		256
@@ -594,6 +602,12 @@ static int check_chunks(struct chk *c, int cpu, uint64_t off, uint64_t size)
 		    !us || us > MAX_CHUNK || us % c->page)
 			return bad(c, "CPU %d: chunk %llu header damaged", cpu,
 				   (unsigned long long)i);
+		if (us / zs >= MAX_CHUNK_RATIO)
+			return bad(c,
+				   "CPU %d: chunk %llu declares %llu bytes from %llu (more "
+				   "than %ux: a decompression bomb)",
+				   cpu, (unsigned long long)i, (unsigned long long)us,
+				   (unsigned long long)zs, MAX_CHUNK_RATIO);
 		if (i == 0 && c->dctx) {
 			z = malloc(zs);
 			u = malloc(us);

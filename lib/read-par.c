@@ -185,9 +185,10 @@ static void fill(struct pstream *s, struct pbatch *b)
 			b->damaged++; /* as gpulat__reader_event() counts it */
 		}
 		b->events++;
-		if (b->first_ts == GPULAT_NONE || rec->ts < b->first_ts)
+		/* as gpulat__reader_record(): 2^64 - 1 ("none") is no time of the span */
+		if (rec->ts != GPULAT_NONE && (b->first_ts == GPULAT_NONE || rec->ts < b->first_ts))
 			b->first_ts = rec->ts;
-		if (b->last_ts == GPULAT_NONE || rec->ts > b->last_ts)
+		if (rec->ts != GPULAT_NONE && (b->last_ts == GPULAT_NONE || rec->ts > b->last_ts))
 			b->last_ts = rec->ts;
 		s->key = key;
 		s->prev_ts = rec->ts;

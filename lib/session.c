@@ -73,6 +73,14 @@ static void s_warn(const char *msg, void *data)
 	gpulat__session_msg(data, GPULAT_MSG_WARN, "%s", msg);
 }
 
+static const char *session_label(const struct gpulat_session *s);
+
+/* the tracker's warnings do not know the file: name it (the binding's do) */
+static void s_track_warn(const char *msg, void *data)
+{
+	gpulat__session_msg(data, GPULAT_MSG_WARN, "%s: %s", session_label(data), msg);
+}
+
 /* ------------------------------------------------------------------------ */
 /* jobs and stalls                                                            */
 
@@ -243,7 +251,7 @@ struct gpulat_stats *gpulat__session_new_stats(struct gpulat_session *s)
  */
 struct gpulat_session *gpulat_session_new(const struct gpulat_session_opts *o)
 {
-	struct gpulat_tracker_ops ops = { .job = s_job, .warn = s_warn };
+	struct gpulat_tracker_ops ops = { .job = s_job, .warn = s_track_warn };
 	struct gpulat_session *s;
 	int ret = -ENOMEM;
 
@@ -449,6 +457,29 @@ static void lost_warning(struct gpulat_session *s)
 			    s->c.lost);
 }
 
+/* the statistics' group cap (lib/caps.c), once per kind that hit it */
+static void caps_warning(struct gpulat_session *s)
+{
+	static const char * const what[GPULAT_G__COUNT] = {
+		[GPULAT_G_RING] = "rings",
+		[GPULAT_G_PROCESS] = "processes",
+		[GPULAT_G_CLIENT] = "clients",
+		[GPULAT_G_DEVICE] = "devices",
+	};
+	size_t max;
+	uint64_t n;
+	int k;
+
+	for (k = 0; s->stats && k < GPULAT_G__COUNT; k++) {
+		n = gpulat_stats_groups_dropped(s->stats, k, &max);
+		if (n)
+			gpulat__session_msg(s, GPULAT_MSG_WARN,
+					    "%s: more than %zu %s: %" PRIu64 " jobs of the others "
+					    "are counted in one \"%s\" group (GPULAT_MAX_GROUPS)",
+					    session_label(s), max, what[k], n, GPULAT_GROUP_OTHERS);
+	}
+}
+
 int gpulat__session_end(struct gpulat_session *s)
 {
 	uint64_t start, end;
@@ -478,7 +509,9 @@ int gpulat__session_end(struct gpulat_session *s)
 			gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s: %s", session_label(s), line);
 			return -ENOENT;
 		}
-		/* the memory bound of --explain, said once */
+		/* the memory bounds of the diagnosis, said once */
+		if (gpulat_diag_caps_hit(s->diag, line, sizeof(line)))
+			gpulat__session_msg(s, GPULAT_MSG_WARN, "%s: %s", session_label(s), line);
 		if (gpulat_diag_stalls_dropped(s->diag))
 			gpulat__session_msg(s, GPULAT_MSG_WARN,
 					    "--explain: more than %d gaps over the stall threshold "
@@ -490,6 +523,7 @@ int gpulat__session_end(struct gpulat_session *s)
 					    GPULAT_DIAG_STALLS_KEPT);
 	}
 	lost_warning(s);
+	caps_warning(s);
 	if (s->stats && gpulat_stats_finish(s->stats) < 0) {
 		gpulat__session_msg(s, GPULAT_MSG_ERROR, "%s: %s", session_label(s),
 				    strerror(ENOMEM));
@@ -544,6 +578,9 @@ int gpulat_session_attach_tep(struct gpulat_session *s, struct tep_handle *tep)
 void gpulat__session_see_ts(struct gpulat_session *s, uint64_t ts)
 {
 	s->c.events++;
+	/* 2^64 - 1 means "none": such a record is no time of the span (lib/bind.c) */
+	if (ts == GPULAT_NONE)
+		return;
 	if (s->c.first_ts == GPULAT_NONE || ts < s->c.first_ts)
 		s->c.first_ts = ts;
 	if (s->c.last_ts == GPULAT_NONE || ts > s->c.last_ts)

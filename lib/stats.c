@@ -126,6 +126,7 @@ struct grp {
 	struct sweep_busy	sb;
 	struct sweep_gap	sg;
 	uint64_t		pending_since;	/* oldest queue_ts of an incomplete job */
+	bool			others;		/* the jobs of groups beyond the cap */
 };
 
 struct dwent {
@@ -165,6 +166,10 @@ struct gpulat_stats {
 	void			(*on_worst)(const struct gpulat_job *job, void *data);
 	void			*on_worst_data;
 	bool			swept;		/* stalls looked for already (early sweep) */
+	/* groups per kind at most (gpulat__cap()); the jobs of the others go to others[k] */
+	size_t			max_groups;
+	struct grp		*others[GPULAT_G__COUNT];
+	uint64_t		groups_dropped[GPULAT_G__COUNT];	/* keys sent there */
 };
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -786,6 +791,52 @@ static void key_of(enum gpulat_group_kind k, const struct gpulat_job *j,
 	}
 }
 
+static struct grp *new_group(enum gpulat_group_kind k)
+{
+	struct grp *g = calloc(1, sizeof(*g));
+	int i;
+
+	if (!g)
+		return NULL;
+	g->g.kind = k;
+	g->g.pid = -1;
+	g->g.client_id = GPULAT_NONE;
+	g->g.last_done_ts = GPULAT_NONE;
+	g->pending_since = GPULAT_NONE;
+	for (i = 0; i < GPULAT_M__COUNT; i++)
+		gpulat__qacc_init(&g->q[i]);
+	return g;
+}
+
+/*
+ * Over the cap (hostile traces: 10^6 process or ring names), a new key's jobs
+ * go to the one "(others)" group of the kind: every job stays counted and the
+ * memory bounded; the session says it once (gpulat_stats_groups_dropped()).
+ * It is never s->last[k]: its node keys are not a key of its jobs.
+ */
+static struct grp *others_group(struct gpulat_stats *s, enum gpulat_group_kind k)
+{
+	struct grp *g = s->others[k];
+
+	s->groups_dropped[k]++;
+	if (g)
+		return g;
+	g = new_group(k);
+	if (!g)
+		return NULL;
+	g->others = true;
+	g->g.dev = sstr(s, k == GPULAT_G_DEVICE ? GPULAT_GROUP_OTHERS : "");
+	g->g.ring = k == GPULAT_G_RING ? sstr(s, GPULAT_GROUP_OTHERS) : NULL;
+	g->g.comm = k == GPULAT_G_PROCESS ? sstr(s, GPULAT_GROUP_OTHERS) : NULL;
+	g->g.pid = k == GPULAT_G_PROCESS ? 0 : -1;
+	if (vec_push(&s->list[k], g)) {
+		free(g);
+		return NULL;
+	}
+	s->others[k] = g;
+	return g;
+}
+
 static struct grp *get_group(struct gpulat_stats *s, enum gpulat_group_kind k,
 			     const struct gpulat_job *j, const char *dev, const char *ring,
 			     const char *comm)
@@ -793,7 +844,6 @@ static struct grp *get_group(struct gpulat_stats *s, enum gpulat_group_kind k,
 	struct gpulat__hnode *n;
 	struct grp *g;
 	uint64_t k1, k2;
-	int i;
 
 	key_of(k, j, dev, ring, comm, &k1, &k2);
 	g = s->last[k];
@@ -805,20 +855,17 @@ static struct grp *get_group(struct gpulat_stats *s, enum gpulat_group_kind k,
 		s->last[k] = g;
 		return g;
 	}
-	g = calloc(1, sizeof(*g));
+	if (s->groups[k].n >= s->max_groups)
+		return others_group(s, k);
+	g = new_group(k);
 	if (!g)
 		return NULL;
-	g->g.kind = k;
 	g->g.file = k == GPULAT_G_RING ? j->file : 0;
 	g->g.dev = dev;
 	g->g.ring = k == GPULAT_G_RING ? ring : NULL;
 	g->g.pid = k == GPULAT_G_PROCESS ? j->pid : -1;
 	g->g.comm = k == GPULAT_G_PROCESS ? comm : NULL;
 	g->g.client_id = k == GPULAT_G_CLIENT ? j->client_id : GPULAT_NONE;
-	g->g.last_done_ts = GPULAT_NONE;
-	g->pending_since = GPULAT_NONE;
-	for (i = 0; i < GPULAT_M__COUNT; i++)
-		gpulat__qacc_init(&g->q[i]);
 	if (gpulat__htab_insert(&s->groups[k], &g->node, k1, k2) || vec_push(&s->list[k], g)) {
 		gpulat__htab_remove(&s->groups[k], &g->node);
 		free(g);
@@ -910,7 +957,8 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 		ret |= kq_push(&g->depth, kq_key(q, true));
 		if (d != GPULAT_NONE && d >= q)
 			ret |= kq_push(&g->depth, kq_key(d, false));
-		if (g->g.kind == GPULAT_G_PROCESS) {
+		/* no submission cadence for the many processes lumped into "(others)" */
+		if (g->g.kind == GPULAT_G_PROCESS && !g->others) {
 			struct tev e = { .t = q };
 
 			e.a = submit_a(j->cpu[GPULAT_ST_QUEUE], id_pack(s, j, &e.b));
@@ -1074,6 +1122,7 @@ struct gpulat_stats *gpulat_stats_new(const struct gpulat_stats_opts *o)
 	if ((unsigned int)s->o.worst_by >= GPULAT_M__COUNT)
 		s->o.worst_by = GPULAT_M_TOTAL;
 	s->first_ts = s->last_ts = GPULAT_NONE;
+	s->max_groups = gpulat__cap(GPULAT_CAP_GROUPS);
 	s->strs = gpulat__strtab_new();
 	if (!s->strs)
 		goto fail;
@@ -1330,6 +1379,25 @@ int gpulat_stats_finish(struct gpulat_stats *s)
 		qsort(s->dwlist.v, s->dwlist.n, sizeof(void *), cmp_dw);
 	s->finished = true;
 	return 0;
+}
+
+/**
+ * gpulat_stats_groups_dropped - jobs accounted in the "(others)" group of a kind
+ * @s: the set
+ * @kind: group kind
+ * @max: set to the cap on groups per kind, may be NULL
+ *
+ * Return: how many jobs went there because more than @max groups of @kind
+ * existed (0: the cap was not hit).
+ */
+uint64_t gpulat_stats_groups_dropped(const struct gpulat_stats *s, enum gpulat_group_kind kind,
+				     size_t *max)
+{
+	if (max)
+		*max = s ? s->max_groups : 0;
+	if (!s || (unsigned int)kind >= GPULAT_G__COUNT)
+		return 0;
+	return s->groups_dropped[kind];
 }
 
 /**

@@ -22,7 +22,6 @@
 
 #include "tracker-int.h"
 
-#define DEFAULT_MAX_OPEN	(1u << 20)
 #define DEFAULT_LINGER_NS	10000000ULL /* 10 ms */
 
 /* drivers without drm_sched (track-*.c) talk to the tracker through this sink */
@@ -156,7 +155,7 @@ struct gpulat_tracker *gpulat_tracker_new(const struct gpulat_tracker_ops *ops, 
 	if (ops)
 		t->ops = *ops;
 	t->data = data;
-	t->max_open = DEFAULT_MAX_OPEN;
+	t->max_open = gpulat__cap(GPULAT_CAP_OPEN);
 	t->linger = DEFAULT_LINGER_NS;
 	t->hw_linger = DEFAULT_LINGER_NS;
 	t->last_run_seq = GPULAT_NONE;

@@ -15,6 +15,8 @@
 #include "gl-table.h"
 
 #define DUR(buf, v)	gl_fmt_dur(buf, sizeof(buf), v)
+/* ring names on the headline, at most (all of them are in the ring table) */
+#define HEADLINE_RINGS	64
 
 static const enum gpulat_metric ring_metrics[] = {
 	GPULAT_M_WAIT, GPULAT_M_HW_QUEUE, GPULAT_M_EXEC, GPULAT_M_TOTAL, GPULAT_M_DEP_WAIT,
@@ -193,12 +195,15 @@ static void print_header(const struct gl_run *r, FILE *out)
 	fputc('\n', out);
 
 	fprintf(out, "  %-12s %zu:", "rings", nr);
-	for (i = 0; i < nr; i++) {
+	/* one line: a hostile trace's 16384 ring names are in the ring table */
+	for (i = 0; i < nr && i < HEADLINE_RINGS; i++) {
 		const struct gpulat_group *g = gpulat_stats_group(r->stats, GPULAT_G_RING, i);
 
 		fprintf(out, "%s %s", i ? "," : "", gl_ring_label(r, g->file, g->dev, g->ring,
 								   label, sizeof(label)));
 	}
+	if (nr > HEADLINE_RINGS)
+		fprintf(out, " and %zu more", nr - HEADLINE_RINGS);
 	fputc('\n', out);
 
 	fprintf(out, "  %-12s %llu (%llu complete, %llu incomplete, %llu lost, %llu orphan)\n",

@@ -185,6 +185,8 @@ int gpulat_diag_irq_at(const struct gpulat_diag *d, size_t i, const char **name)
  * @buf; true then (the fence path would silently be empty)
  */
 bool gpulat_diag_gpu_irq_missing(const struct gpulat_diag *d, char *buf, size_t len);
+/* true (and one line in @buf) when tasks, rings or irqs beyond the memory caps were seen */
+bool gpulat_diag_caps_hit(const struct gpulat_diag *d, char *buf, size_t len);
 size_t gpulat_diag_fp_nrings(const struct gpulat_diag *d);
 const struct gpulat_fp_ring *gpulat_diag_fp_ring(const struct gpulat_diag *d, size_t i);
 

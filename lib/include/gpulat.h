@@ -684,6 +684,9 @@ void gpulat_stats_set_span(struct gpulat_stats *s, uint64_t first_ts, uint64_t l
 int gpulat_stats_finish(struct gpulat_stats *s);
 
 size_t gpulat_stats_ngroups(const struct gpulat_stats *s, enum gpulat_group_kind kind);
+/* jobs in the "(others)" group of @kind: more than *@max groups (a hostile trace) */
+uint64_t gpulat_stats_groups_dropped(const struct gpulat_stats *s, enum gpulat_group_kind kind,
+				     size_t *max);
 const struct gpulat_group *gpulat_stats_group(const struct gpulat_stats *s,
 					      enum gpulat_group_kind kind, size_t i);
 size_t gpulat_stats_nworst(const struct gpulat_stats *s);
