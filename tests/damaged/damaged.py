@@ -6,7 +6,7 @@
                [--plugin-dir DIR] [--gen GPU-TRACE-GEN] [--formats DIR]
                [--samples DIR] [--full] [--jobs N]
 
-KIND: truncate, bitflip, block, zero, layout, backwards, names, hang (or all). The files are made at
+KIND: truncate, bitflip, block, zero, layout, backwards, names, hang, hostile (or all). The files are made at
 test time in DIR (nothing large is committed):
   truncate  copies cut at every offset of the first 512 bytes and at 40
             offsets spread over the file (v6 and v7 traces)
@@ -20,6 +20,12 @@ test time in DIR (nothing large is committed):
   names     hostile ring, device, comm, driver and timeline names (newline,
             escape sequences, invalid UTF-8) through every writer
   hang      millions of queued jobs that never run (tracker cap, RSS bound)
+  hostile   well-formed hostile traces (hostile.py): jobs in flight, distinct
+            process and ring names, one event type with many records, huge
+            strings, CPUs without records, records from the future; small
+            by default with the caps lowered (GPULAT_MAX_*), so that the cap
+            warnings are checked; --hostile-scale big: 10^6 / 10^7 at the
+            default caps (label hostile-long)
 
 Rules checked:
   gpu-latency  no signal exit (>= 128 / killed); non-zero exit => non-empty
@@ -63,6 +69,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mkdat  # noqa: E402
+import hostile  # noqa: E402
 
 # open FINDINGS.md items: check name -> finding id (XFAIL instead of FAIL)
 # (crashes that trace-cmd report -N shares are third-party: listed, not failed)
@@ -337,23 +344,47 @@ def ks_env():
     return env
 
 
+# valgrind's exit status for an error it reported (--ks-valgrind)
+VG_ERR = 99
+
+
+def ks_cmd(c, args):
+    """ks-load, under valgrind with --ks-valgrind (memory errors and definite
+    leaks exit VG_ERR; libkshark's own leak is suppressed: ks-valgrind.supp)"""
+    cmd = [c.a.ks_load] + args
+    if c.a.ks_valgrind:
+        cmd = [c.a.ks_valgrind, "-q", "--error-exitcode=%d" % VG_ERR, "--leak-check=full",
+               "--errors-for-leak-kinds=definite",
+               "--suppressions=%s/ks-valgrind.supp" % HERE] + cmd
+    return cmd
+
+
 def check_kshark(c, check, path):
     """the KernelShark plugin headless through libkshark (ks-load), and
-    plain libkshark when it dies: only a crash plain KernelShark shares is allowed"""
+    plain libkshark when it dies: only a crash plain KernelShark shares is allowed;
+    with --ks-valgrind, only a valgrind report plain libkshark has too"""
     if not c.a.ks_load or not c.a.ks_plugin:
         return
     kind = check.split(":")[0]
-    rc, out, err = run([c.a.ks_load, "-p", c.a.ks_plugin, path], env=ks_env())
-    c.rss("kshark", check, path)
+    tmo = TIMEOUT * 5 if c.a.ks_valgrind else TIMEOUT
+    rc, out, err = run(ks_cmd(c, ["-p", c.a.ks_plugin, path]), env=ks_env(), timeout=tmo)
+    if not c.a.ks_valgrind:
+        c.rss("kshark", check, path)
     errs = err.decode("utf-8", "replace")
-    sanitizer = "ERROR: AddressSanitizer" in errs or "runtime error:" in errs
+    sanitizer = "ERROR: AddressSanitizer" in errs or "runtime error:" in errs or \
+        (c.a.ks_valgrind and rc == VG_ERR)
     if not crashed(rc, tool=False) and not sanitizer:
         c.count(kind, "kshark-ok" if rc == 0 else "kshark-rejected")
         return
-    rc2, _, err2 = run([c.a.ks_load, path], env=ks_env())
+    rc2, _, err2 = run(ks_cmd(c, [path]), env=ks_env(), timeout=tmo)
     e2 = err2.decode("utf-8", "replace")
-    if crashed(rc2, tool=False) or ("ERROR: AddressSanitizer" in e2 and
-                                    "gpu_jobs" not in errs):
+    if c.a.ks_valgrind and rc == VG_ERR and rc2 != VG_ERR:
+        c.count(kind, "kshark-valgrind-plugin")
+        c.fail(check + ":kshark-valgrind", "valgrind reports errors with gpu_jobs on %s, "
+               "none for plain libkshark: %s" % (path, errs[-1500:]))
+        return
+    if crashed(rc2, tool=False) or (c.a.ks_valgrind and rc2 == VG_ERR) or \
+            ("ERROR: AddressSanitizer" in e2 and "gpu_jobs" not in errs):
         c.count(kind, "kshark-crash-third-party")
         c.third.append("%s: libkshark dies on %s with and without our plugin (%s / %s): %s"
                        % (check, path, rc, rc2, third_party_frame(errs + e2)))
@@ -416,6 +447,9 @@ def printable_problem(data):
 
 def check_both(c, check, path, truncated=False, report=True):
     """every front end; the slower ones on every FRONT_EVERY-th file by default"""
+    if c.a.only_kshark:
+        check_kshark(c, check, path)
+        return
     check_tool(c, check, path, truncated)
     every = 1 if c.a.full else FRONT_EVERY
     # the same files on every run, whatever the thread order
@@ -429,6 +463,10 @@ def check_both(c, check, path, truncated=False, report=True):
 
 def parallel(c, items):
     """items: (check, path, truncated[, report])"""
+    if c.a.only_kshark and c.a.ks_sample and len(items) > c.a.ks_sample:
+        # the same spread sample on every run
+        step = len(items) / c.a.ks_sample
+        items = [items[int(i * step)] for i in range(c.a.ks_sample)]
     with cf.ThreadPoolExecutor(max_workers=c.a.jobs) as ex:
         list(ex.map(lambda it: check_both(c, *it), items))
 
@@ -1283,6 +1321,189 @@ def kind_hang(c):
         c.fail("hang:rss", "peak RSS %d KB > bound %d KB for %d open jobs" % (rss_kb, bound, jobs))
 
 
+# ---- hostile: well-formed traces built to exhaust memory or time ---------------------
+
+# peak RSS of gpu-latency on any hostile trace, at any scale (KB): the caps of
+# lib/caps.c keep 10^6 names or jobs in flight under it (x4 under sanitizers)
+HOSTILE_RSS_KB = 768 * 1024
+
+
+def hostile_run(c, check, path, env_caps=None, args=()):
+    """gpu-latency on @path (caps from @env_caps): (rc, stdout text, stderr text)"""
+    env = tool_env()
+    for k in ("GPULAT_MAX_OPEN", "GPULAT_MAX_GROUPS", "GPULAT_MAX_TASKS"):
+        env.pop(k, None)
+    env.update(env_caps or {})
+    rc, out, err = run([c.a.tool] + list(args) + [path], env=env, timeout=1800)
+    kb = getattr(TLS, "rss", 0)
+    d = c.stats.setdefault("hostile", {})
+    d["peak_rss_kb:" + check] = kb
+    errs = err.decode("utf-8", "replace")
+    bound = HOSTILE_RSS_KB * (4 if c.sanitized() else 1)
+    if crashed(rc) or rc != 0:
+        c.fail("hostile:" + check, "gpu-latency exit %s on %s: %s" % (rc, path, errs[-600:]))
+    elif kb > bound:
+        c.fail("hostile:%s:rss" % check, "peak RSS %d KB > %d KB on %s" % (kb, bound, path))
+    else:
+        c.count("hostile", check + "-ok")
+    for l in errs.splitlines():
+        if l.strip() and os.path.basename(path) not in l:
+            c.fail("hostile:%s:warning-name" % check, "a line not naming the file: %r" % l)
+            break
+    return rc, out.decode("utf-8", "replace"), errs
+
+
+def hostile_jobs(c, check, text, want):
+    """the headline's job counts against the writer's truth"""
+    m = re.search(r"jobs\s+(\d+)\s+\((\d+) complete, (\d+) incomplete, (\d+) lost, "
+                  r"(\d+) orphan", text)
+    got = tuple(int(x) for x in m.groups()) if m else None
+    exp = (want["jobs"], want["complete"], want["incomplete"], 0, want.get("orphan_done", 0))
+    if got != exp:
+        c.fail("hostile:%s:jobs" % check, "expected jobs/complete/incomplete/lost/orphan %s, "
+               "report says %s" % (exp, m.group(0) if m else text[:300]))
+
+
+def hostile_warned(c, check, errs, pattern, want=True):
+    n = len(re.findall(pattern, errs))
+    if want and n != 1:
+        c.fail("hostile:%s:cap-warning" % check, "expected one warning /%s/, got %d: %r"
+               % (pattern, n, errs[-400:]))
+    elif not want and n:
+        c.fail("hostile:%s:no-cap-warning" % check, "cap warning /%s/ below the cap: %r"
+               % (pattern, errs[-400:]))
+
+
+def hostile_others(c, check, text, label, jobs):
+    """the "(others)" row of the process or ring table holds the jobs beyond the cap"""
+    m = re.search(r"^\s+\(others\)%s\s+(\d+)" % re.escape(label), text, re.M)
+    if not m or int(m.group(1)) != jobs:
+        c.fail("hostile:%s:others" % check, "expected an (others)%s row with %d jobs: %r"
+               % (label, jobs, m.group(0) if m else None))
+
+
+def kind_hostile(c):
+    d = os.path.join(c.work, "hostile")
+    os.makedirs(d, exist_ok=True)
+    big = c.a.hostile_scale == "big"
+    # (kind, N, caps lowered to reach them with small traces)
+    small_cap = 1000
+    n_names = 1000000 if big else 3 * small_cap
+    caps = {} if big else {"GPULAT_MAX_OPEN": str(small_cap), "GPULAT_MAX_GROUPS": str(small_cap),
+                           "GPULAT_MAX_TASKS": str(small_cap)}
+    cap_open = 1 << 20 if big else small_cap
+    cap_groups = 16384 if big else small_cap
+    files = {}
+
+    def make(kind, n):
+        p = os.path.join(d, "%s-%d.dat" % (kind, n))
+        truth = hostile.KINDS[kind](p, n)
+        files[kind] = p
+        return p, truth
+
+    # jobs in flight beyond the tracker cap: all reported incomplete, one warning
+    n = 1200000 if big else 3 * small_cap
+    p, t = make("inflight", n)
+    rc, out, errs = hostile_run(c, "inflight", p, caps)
+    if rc == 0:
+        hostile_jobs(c, "inflight", out, t)
+        hostile_warned(c, "inflight", errs, r"more than %d GPU jobs in flight" % cap_open)
+    # distinct processes and rings beyond the group cap: an "(others)" row,
+    # one warning; --explain's diagnosis capped too
+    for kind, label, what in (("procs", "-0", "processes"), ("rings", "", "rings")):
+        p, t = make(kind, n_names)
+        for args in ((), ("--explain",)):
+            check = kind + ("-explain" if args else "")
+            rc, out, errs = hostile_run(c, check, p, caps, args)
+            if rc != 0:
+                continue
+            hostile_jobs(c, check, out, t)
+            hostile_warned(c, check, errs, r"more than %d %s: %d jobs of the others"
+                           % (cap_groups, what, n_names - cap_groups))
+            hostile_others(c, check, out, label, n_names - cap_groups)
+            if args:
+                hostile_warned(c, check, errs, r"diagnosis memory cap hit")
+        if not big:
+            # below the caps: every group listed, nothing said
+            rc, out, errs = hostile_run(c, kind + "-below-cap", p)
+            if rc == 0:
+                hostile_jobs(c, kind + "-below-cap", out, t)
+                hostile_warned(c, kind + "-below-cap", errs, r"more than \d+", want=False)
+    # one event type with many records: streamed, RSS does not grow with them
+    p, t = make("records", 10000000 if big else 200000)
+    rc, out, errs = hostile_run(c, "records", p)
+    if rc == 0:
+        hostile_jobs(c, "records", out, t)
+    # (a 1 MiB comm takes trace-cmd report minutes, without our plugin too)
+    huge = (1 << 20) if big else 65536
+    for kind, n in (("hugestr", huge), ("emptycpu", 64), ("future", 100)):
+        p, t = make(kind, n)
+        rc, out, errs = hostile_run(c, kind, p)
+        if rc == 0:
+            hostile_jobs(c, kind, out, t)
+        if kind == "emptycpu" and not re.search(r"^\s+CPUs\s+%d\b" % n, out, re.M):
+            c.fail("hostile:emptycpu:cpus", "the headline does not say %d CPUs: %r"
+                   % (n, out[:400]))
+        if kind == "future" and rc == 0:
+            # the done 2^63 ns after its run: exact, no wrap, the longest job
+            m = re.search(r"^\s+1\s+\S+\s+\S+\s+(\S+)", out[out.find("Worst"):], re.M)
+            if not m or m.group(1) != "9223372036.855s":
+                c.fail("hostile:future:total", "the worst job is not the 2^63 ns one: %r"
+                       % (m.group(0) if m else out[-400:]))
+    # a record stamped 2^64 - 1 ("no time" inside lib): skipped with a warning
+    p = os.path.join(d, "future-max.dat")
+    w = hostile.Writer(p)
+    w.comm(4242, "future")
+    q, r, dn, off = hostile.templates(w, 4242, "gfx")
+    for i in range(10):
+        hostile.job(w, 0, hostile.T0 + i * 200000, q, r, dn, off, i + 1,
+                    hostile.FENCE0 + i * 0x100)
+    ts = hostile.T0 + 10 * 200000
+    hostile.job(w, 0, ts, q, r, dn, off, 11, hostile.FENCE0 + 0x5000,
+                done_dt=(1 << 64) - 1 - ts - 10000)
+    w.close()
+    files["future-max"] = p
+    rc, out, errs = hostile_run(c, "future-max", p)
+    if rc == 0:
+        hostile_jobs(c, "future-max", out, {"jobs": 11, "complete": 10, "incomplete": 1})
+        hostile_warned(c, "future-max", errs, r"largest time \(2\^64 - 1 ns\); skipped")
+        if not re.search(r"^\s+span\s+1\.000000 - 1\.002010 ", out, re.M):
+            c.fail("hostile:future-max:span", "span not that of the other records: %r"
+                   % out[:300])
+    # a zstd bomb: chunks of 64 MiB of empty pages in ~2 KB frames, in place of a
+    # CPU's data: refused before libtracecmd keeps them all (lib/read-check.c)
+    v7 = [b for b in base_traces(c) if "-v7" in b or b.endswith("steady-617.dat")]
+    if v7 and shutil.which("zstd"):
+        p = os.path.join(d, "zbomb.dat")
+        t = hostile.gen_zbomb(p, 1000, v7[0])
+        files["zbomb"] = p
+        env = tool_env()
+        rc, out, err = run([c.a.tool, p], env=env)
+        kb = getattr(TLS, "rss", 0)
+        c.stats["hostile"]["peak_rss_kb:zbomb"] = kb
+        c.stats["hostile"]["zbomb_declared_mb"] = t["declared_bytes"] >> 20
+        errs = err.decode("utf-8", "replace")
+        lines = [l for l in errs.splitlines() if l.strip()]
+        if rc != 1 or len(lines) != 1 or "zbomb.dat" not in lines[0] or \
+                "decompression bomb" not in lines[0] or out.strip():
+            c.fail("hostile:zbomb", "expected exit 1 and one line naming the file and the "
+                   "bomb, got %s: %r" % (rc, errs[-400:]))
+        elif kb > 64 * 1024 * (4 if c.sanitized() else 1):
+            c.fail("hostile:zbomb:rss", "peak RSS %d KB refusing a bomb" % kb)
+        else:
+            c.count("hostile", "zbomb-refused")
+    # the other front ends on the small files: trace-cmd report with our plugin,
+    # KernelShark headless, gpu-kshark-rings (no crash their own does not have)
+    if not big:
+        for kind, p in sorted(files.items()):
+            check_report(c, "hostile:" + kind, p)
+            # plain libkshark keeps the bomb's chunks itself (~330 MB, FINDINGS T10)
+            if kind != "zbomb":
+                check_kshark(c, "hostile:" + kind, p)
+            check_rings(c, "hostile:" + kind, p)
+    c.stats["hostile"]["files"] = len(files)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kind", required=True)
@@ -1295,9 +1516,15 @@ def main():
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--jobs", type=int, default=6)
     ap.add_argument("--hang-jobs", type=int, default=200000)
+    ap.add_argument("--hostile-scale", choices=("small", "big"), default="small")
     ap.add_argument("--ks-load", help="tests/damaged ks-load (libkshark headless)")
     ap.add_argument("--ks-plugin", help="plugin-gpu_jobs.so")
     ap.add_argument("--rings", help="gpu-kshark-rings")
+    ap.add_argument("--ks-valgrind", help="valgrind: run ks-load under it (errors fail)")
+    ap.add_argument("--only-kshark", action="store_true",
+                    help="check only the KernelShark front end (kinds that sweep files)")
+    ap.add_argument("--ks-sample", type=int, default=0,
+                    help="with --only-kshark: at most N files per kind (0: all)")
     a = ap.parse_args()
     if not os.access(a.tool, os.X_OK):
         print("damaged: %s not built, skipped" % a.tool)
@@ -1310,8 +1537,9 @@ def main():
             if os.path.exists(os.path.join(d, "plugin_gpu_sched.so")):
                 print("damaged: WARNING an installed %s/plugin_gpu_sched.so is loaded before "
                       "the one under test" % d)
-    kinds = ["zero", "truncate", "bitflip", "block", "layout", "backwards", "names", "hang"] \
-        if a.kind == "all" else [a.kind]
+    kinds = ["zero", "truncate", "bitflip", "block", "layout", "backwards", "names", "hang",
+             "hostile"] \
+        if a.kind == "all" else a.kind.split(",")
     for k in kinds:
         globals()["kind_" + k](c)
     print("damaged: %s" % json.dumps(c.stats, sort_keys=True))
