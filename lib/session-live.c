@@ -333,7 +333,9 @@ int gpulat_session_live_flush(struct gpulat_session *s)
 
 	if (!lv || !lv->kb)
 		return -EINVAL;
-	qsort(lv->batch, lv->n, sizeof(*lv->batch), cmp_item);
+	/* a tick without pages: no batch yet (qsort of NULL is undefined, UBSan aborts) */
+	if (lv->n)
+		qsort(lv->batch, lv->n, sizeof(*lv->batch), cmp_item);
 	for (i = 0; i < lv->n; i++) {
 		struct lv_item *it = &lv->batch[i];
 		struct tep_record rec = {
