@@ -191,11 +191,55 @@ bool gpulat__tk_lost_between(const struct gpulat_tracker *t, int cpu, uint64_t f
 	return false;
 }
 
+/*
+ * by_fence holds every open job, 10^5 of them in a deep backlog, so a lookup
+ * costs a cache miss or two, and many miss: the queue of a new job, the
+ * signal of a job's scheduled fence (context N, the job is indexed under
+ * N + 1). fmax keeps, per FK(ctx), the largest U32(seqno) ever indexed; a
+ * seqno above it (fence seqnos grow per context) or a context never indexed
+ * cannot be in by_fence, and the small fmax table stays in cache. It is
+ * never lowered (jobs leave by_fence), so it only skips lookups that would
+ * miss. shape-backlog (2.9 M events, 37 k jobs in flight at the end), -j1:
+ * gpulat__htab_find 10.5 % -> 2.8 % of the samples, CPU 0.590 -> 0.550 s
+ * (median of 11 interleaved runs).
+ */
+static bool fence_may_exist(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno)
+{
+	struct gpulat__hnode *n;
+
+	if (t->fmax_off)
+		return true;
+	n = gpulat__htab_find(&t->fmax, FK(t, ctx), 0);
+	return n && U32(seqno) <= gpulat_container_of(n, struct fmax, node)->max;
+}
+
+static void fence_indexed(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno)
+{
+	struct gpulat__hnode *n = gpulat__htab_find(&t->fmax, FK(t, ctx), 0);
+	struct fmax *m;
+
+	if (n) {
+		m = gpulat_container_of(n, struct fmax, node);
+		if (U32(seqno) > m->max)
+			m->max = U32(seqno);
+		return;
+	}
+	m = malloc(sizeof(*m));
+	if (!m || gpulat__htab_insert(&t->fmax, &m->node, FK(t, ctx), 0)) {
+		free(m);
+		t->fmax_off = true; /* no bound known for this context: look up everything */
+		return;
+	}
+	m->max = U32(seqno);
+}
+
 struct job *gpulat__tk_find_fence(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno, bool full)
 {
 	struct gpulat__hnode *n;
 	struct job *j;
 
+	if (!fence_may_exist(t, ctx, seqno))
+		return NULL;
 	for (n = gpulat__htab_find(&t->by_fence, FK(t, ctx), U32(seqno)); n;
 	     n = gpulat__htab_next(n)) {
 		j = gpulat_container_of(n, struct job, by_fence);
@@ -215,6 +259,8 @@ struct job *gpulat__tk_find_fence_signal(struct gpulat_tracker *t, uint64_t ctx,
 	struct gpulat__hnode *n;
 	struct job *j, *best = NULL;
 
+	if (!fence_may_exist(t, ctx, seqno))
+		return NULL;
 	for (n = gpulat__htab_find(&t->by_fence, FK(t, ctx), U32(seqno)); n;
 	     n = gpulat__htab_next(n)) {
 		j = gpulat_container_of(n, struct job, by_fence);
@@ -238,6 +284,7 @@ void gpulat__tk_set_fence(struct gpulat_tracker *t, struct job *j, uint64_t ctx,
 	j->j.ctx = ctx;
 	j->j.seqno = seqno;
 	j->fence32 = fence32;
+	fence_indexed(t, ctx, seqno);
 	if (!gpulat__htab_insert(&t->by_fence, &j->by_fence, FK(t, ctx), U32(seqno)))
 		j->in_fence = true;
 }

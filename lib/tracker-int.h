@@ -42,6 +42,12 @@ struct ctxmap {
 	struct ring		*ring;
 };
 
+/* the largest U32(seqno) by_fence ever held under one FK(ctx) (track-index.c) */
+struct fmax {
+	struct gpulat__hnode	node;
+	uint64_t		max;
+};
+
 /* a dependency on a fence of no traced job, waiting for its dma_fence_signaled */
 struct watch {
 	struct gpulat__hnode	node;
@@ -130,6 +136,8 @@ struct gpulat_tracker {
 	size_t			nctx;
 
 	struct gpulat__htab	by_fence, by_ptr, by_id;
+	struct gpulat__htab	fmax;		/* FK(ctx) -> struct fmax: skips by_fence misses */
+	bool			fmax_off;	/* an fmax failed to allocate: no skipping */
 	struct gpulat__htab	watches;	/* foreign dependency fences */
 	struct joblist		open;		/* no done yet */
 	struct joblist		held;		/* done, waiting for the signal */

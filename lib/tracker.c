@@ -169,7 +169,7 @@ struct gpulat_tracker *gpulat_tracker_new(const struct gpulat_tracker_ops *ops, 
 	if (gpulat__htab_init(&t->rings, 16) || gpulat__htab_init(&t->ctxs, 64) ||
 	    gpulat__htab_init(&t->by_fence, 1024) || gpulat__htab_init(&t->by_ptr, 1024) ||
 	    gpulat__htab_init(&t->by_id, 1024) || gpulat__htab_init(&t->dc_seq, 1024) ||
-	    gpulat__htab_init(&t->watches, 64) ||
+	    gpulat__htab_init(&t->watches, 64) || gpulat__htab_init(&t->fmax, 64) ||
 	    gpulat__htab_init(&t->dc_fence, 1024) || gpulat__htab_init(&t->dc_ptr, 1024))
 		goto fail;
 	return t;
@@ -225,6 +225,13 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 			free(gpulat_container_of(n, struct ctxmap, node));
 		}
 	}
+	for (i = 0; i < t->fmax.nb; i++) {
+		for (n = t->fmax.b[i]; n; n = next) {
+			next = n->next;
+			free(gpulat_container_of(n, struct fmax, node));
+		}
+	}
+	gpulat__htab_fini(&t->fmax);
 	gpulat__htab_fini(&t->rings);
 	gpulat__htab_fini(&t->ctxs);
 	gpulat__htab_fini(&t->by_fence);
