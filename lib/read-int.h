@@ -84,6 +84,7 @@ struct gpulat_reader {
 	gpulat_reader_hook_fn	hook;
 	void			*hook_data;
 	int			stop;
+	const char		*looped;	/* the file whose records ran back (F7) */
 };
 
 double gpulat__now(void);

@@ -38,6 +38,7 @@ struct stream {
 	struct tep_record	*pending;	/* head on the new handle during a reopen */
 	uint64_t		ts;		/* rec->ts, kept here for the merge scan */
 	uint64_t		page;		/* file offset of the page last read */
+	uint64_t		off;		/* file offset of the record last read */
 	struct gpulat__window	w;		/* its pages in a file mapping */
 };
 
@@ -206,6 +207,7 @@ static int merge_init(struct gpulat_reader *r, struct merge *m)
 			s->f = f;
 			s->cpu = cpu;
 			s->page = GPULAT_NONE;
+			s->off = GPULAT_NONE;
 			s->rec = head(f, cpu);
 			if (s->rec) {
 				s->ts = s->rec->ts;
@@ -248,6 +250,17 @@ static int consume(struct gpulat_reader *r, struct merge *m, struct stream *s)
 		return 0;
 	}
 	page = rec->offset & ~((uint64_t)f->page_size - 1);
+	/*
+	 * Records of one page come at rising offsets. A damaged length
+	 * (libtracecmd 1.3.1 takes a negative one) sends kbuffer back on its
+	 * page for ever, plain trace-cmd report too (F7): stop the file.
+	 */
+	if (page == s->page && s->off != GPULAT_NONE && rec->offset <= s->off) {
+		tracecmd_free_record(rec);
+		r->looped = f->path;
+		return -ELOOP;
+	}
+	s->off = rec->offset;
 	if (page != s->page) {
 		s->page = page;
 		f->since_open += (uint64_t)f->page_size;

@@ -486,6 +486,12 @@ int gpulat_reader_run(struct gpulat_reader *r, struct gpulat_tracker *t,
 		seterr(err, errlen, "%s: stopped: %s", r->f[0].path, strerror(-r->stop));
 		return r->stop;
 	}
+	if (ret == -ELOOP && r->looped) {
+		seterr(err, errlen,
+		       "%s: truncated or damaged trace-cmd data file (a CPU's records run back on their page)",
+		       r->looped);
+		return ret;
+	}
 	if (ret == -EIO) {
 		seterr(err, errlen,
 		       "%s: truncated or damaged trace-cmd data file (compressed CPU data damaged or cut short)",

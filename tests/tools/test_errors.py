@@ -113,6 +113,16 @@ def main():
     e("GPU formats, no GPU records", tool, [j("norecords.dat")], j("norecords.dat"),
       ["no GPU scheduler events"], hint=True)
     e("unknown layout", tool, [j("badlayout.dat")], j("badlayout.dat"), ["layout"])
+    # F7: a negative record length on a v6 page loops libtracecmd (plain trace-cmd report
+    # too); the file's own layout warning comes first, the error is the last line
+    f7 = os.path.join(HERE, "..", "fuzz", "reader-corpus", "F7-reader-loop-v6")
+    p = run(tool, ["-j1", f7])
+    last = (p.stderr.splitlines() or [""])[-1]
+    ok = (p.returncode == 1 and not p.stdout and last.startswith(PREFIX + f7 + ": ")
+          and "run back on their page" in last)
+    print(f"{'ok' if ok else 'FAIL'}: F7 page loop: rc {p.returncode}: {last}")
+    if not ok:
+        failures.append("F7 page loop: no one-line damaged-file error")
     e("incompatible layouts (5.19 + 6.17 merged)", tool, [good6, good617], good617,
       ["incompatible layout"])
     e("error in the second file", tool, [good7, j("text.dat")], j("text.dat"),
