@@ -24,7 +24,7 @@
  *    literals in the print format (the two libtraceevent 1.7.1 crashes of
  *    tests/fuzz/FINDINGS.md T1, T2 fail here), and every REC->field of the
  *    print format declared (T6), no division by a zero or non-number
- *    token (T7);
+ *    token (T7), no quote in a field declaration (T11);
  *  - printk formats: every line "address : format", with a newline (T8);
  *  - ring-buffer pages: the header of every page of uncompressed CPU data
  *    and of the first chunk of compressed CPU data (the pages libtracecmd
@@ -355,8 +355,18 @@ static const char *format_problem(const char *t, size_t n)
 		nl = memchr(line, '\n', (size_t)(pf - line));
 		if (!nl)
 			nl = pf;
-		if (find(line, nl, "field:") && !balanced(line, nl, false))
+		if (!find(line, nl, "field:"))
+			continue;
+		if (!balanced(line, nl, false))
 			return "a field declaration with unbalanced brackets";
+		/*
+		 * no kernel declares a field with a quote; libtraceevent 1.7.1
+		 * reads "prev_comm['6]" as a char literal and crashes on the
+		 * print fmt after it (FINDINGS T11)
+		 */
+		if (memchr(line, '\'', (size_t)(nl - line)) ||
+		    memchr(line, '"', (size_t)(nl - line)))
+			return "a field declaration with a quote";
 	}
 	/* to the end: a string literal may hold a newline (xe_guc_ctb_h2g of 6.12) */
 	if (!balanced(pf + 12, e, true))
