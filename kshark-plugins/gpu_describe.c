@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gpu_jobs.h"
+#include "gpulat-report.h"
 
 struct gpujob_buf {
 	char *buf;
@@ -85,6 +86,24 @@ size_t plugin_gpujob_describe(const struct plugin_gpujob_ctx *ctx, size_t j, cha
 		put(&b, "  id=%" PRIu64, job->id);
 	if (job->status > 0 && (size_t)job->status < sizeof(status) / sizeof(status[0]))
 		put(&b, "  (%s)", status[job->status]);
+	/*
+	 * before 6.17 the plugin, gpu-latency's job rows and stall rows name a
+	 * job by ring, id and fence handle (job=gfx#12 fence=b2f8.1): the same
+	 * text from lib, so one grep of it finds the job in trace-cmd report
+	 */
+	if (job->fence_ptr && job->fence_ptr != GPULAT_NONE) {
+		struct gpulat_job lj;
+		char id[96];
+
+		memset(&lj, 0, sizeof(lj));
+		lj.ring = job->ring;
+		lj.ctx = job->ctx;
+		lj.seqno = job->seqno;
+		lj.id = job->id;
+		lj.fence_ptr = job->fence_ptr;
+		lj.ptr_gen = job->ptr_gen;
+		put(&b, "\nreport  %s", gpulat_job_identity(id, sizeof(id), &lj));
+	}
 	put_ts(&b, "queue", job->ts[GPULAT_ST_QUEUE], job->cpu[GPULAT_ST_QUEUE]);
 	put_ts(&b, "run", job->ts[GPULAT_ST_RUN], job->cpu[GPULAT_ST_RUN]);
 	put_ts(&b, "start", job->start_ts, -1);

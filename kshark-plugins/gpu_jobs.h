@@ -56,6 +56,10 @@ struct plugin_gpujob {
 	uint64_t		seqno;
 	/** drm_sched job id before 6.17, GPULAT_NONE after. */
 	uint64_t		id;
+	/** Finished fence pointer before 6.17 (0 after), for its identity. */
+	uint64_t		fence_ptr;
+	/** Which job of the trace with that pointer handle (gpulat_job.ptr_gen). */
+	uint32_t		ptr_gen;
 	/** Core tracker's job sequence number (first sight order). */
 	uint64_t		seq;
 	/** Entries of the stage events, NULL when not seen (markers A/B). */

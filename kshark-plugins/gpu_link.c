@@ -259,6 +259,8 @@ static int gpujob_on_job(const struct gpulat_job *j, void *data)
 	job->ctx = j->ctx;
 	job->seqno = j->seqno;
 	job->id = j->id;
+	job->fence_ptr = j->fence_ptr;
+	job->ptr_gen = j->ptr_gen;
 	job->seq = j->seq;
 	/* the session's strings live until it is freed (with the results) */
 	job->dev = j->dev ? j->dev : "";

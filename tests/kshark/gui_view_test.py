@@ -17,7 +17,9 @@ from `gpu-kshark --list`. Checks:
      GPU_JOBS_ALL_DEPS=1 (show every dependency) draws are absent by default;
   4. moving the pointer onto that job (xdotool) opens the gpu_jobs tooltip, whose text
      (its window title) holds the job's process, fence, queue and done times and
-     wait / exec / total from the truth.
+     wait / exec / total from the truth, and before 6.17 the job's identity as the
+     plugin and gpu-latency print it (job=RING#ID fence=HHHH.N, computed from the
+     truth's fence pointers like tests/tools/test_identity.py does).
 Exit: 0 pass, 1 fail, 77 skip (no Xvfb / ImageMagick / xdotool / kernelshark).
 """
 import os
@@ -26,6 +28,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import ksgui  # noqa: E402  (gpu-kshark under Xvfb, image helpers, palette)
+sys.path.insert(0, os.path.join(HERE, '..', 'tools'))
+from test_identity import handle, number  # noqa: E402  (the truth's job identities)
 
 DEP = (20, 20, 20)
 
@@ -49,6 +53,7 @@ def label(j):
 
 def main():
     launcher, trace, truth = ksgui.test_args(sys.argv, __doc__)
+    number(truth)
     jobs = [j for j in truth['jobs'] if j['status'] == 'complete']
     col = colors(truth)
     ring_rows = ksgui.list_rows(launcher, trace)[0]
@@ -165,6 +170,10 @@ def main():
                 ksgui.hover(r.env, xe, ye)
                 title = ksgui.tooltip_title(r.env) or ''
                 print('tooltip: %s' % title)
+                ident = ()
+                if j.get('fence_ptr'):
+                    ident = ('report  job=%s#%d fence=%04x.%d' %
+                             (j['ring'], j['id'], handle(int(j['fence_ptr'], 16)), j['gen']),)
                 us = lambda ns: '%d.%03d us' % (ns // 1000, ns % 1000)
                 sec = lambda ns: '%d.%09d' % (ns // 1000000000, ns % 1000000000)
                 for want_txt in ('%s-%d' % (j['comm'], j['pid']),
@@ -172,7 +181,7 @@ def main():
                                  'queue   ' + sec(j['queue_ts']), 'done    ' + sec(j['done_ts']),
                                  'wait ' + us(j['wait']), 'exec ' + us(j['exec']),
                                  'total ' + us(j['total']),
-                                 'fence=%d:%d' % (p['fence_ctx'], p['fence_seqno'])):
+                                 'fence=%d:%d' % (p['fence_ctx'], p['fence_seqno'])) + ident:
                     if want_txt not in title:
                         ksgui.fail('tooltip of job %d lacks %r' % (j['index'], want_txt))
         finally:
