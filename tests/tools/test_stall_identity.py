@@ -19,8 +19,11 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the truth's identities, the rule of tests/tools/test_identity.py
+from test_identity import identity, number  # noqa: E402
+
 failures = []
-M = (1 << 64) - 1
 TRACES = (("stutter.dat", False), ("steady-617.dat", True), ("hang.dat", False),
           ("real/stall.dat", None))
 
@@ -35,39 +38,6 @@ def check(name, cond, detail=""):
 
 def run(argv, env=None):
     return subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env)
-
-
-def handle(p):
-    """murmur3's 64-bit finaliser cut to 16 bits (the plugin's fence=HHHH)"""
-    p ^= p >> 33
-    p = (p * 0xff51afd7ed558ccd) & M
-    p ^= p >> 33
-    p = (p * 0xc4ceb9fe1a85ec53) & M
-    p ^= p >> 33
-    return p & 0xffff
-
-
-def number(truth):
-    """j["gen"]: the how-many-th job of the truth with its handle, in order of
-    the first stage the trace shows (issue 16 item 7: fence=HHHH.N)"""
-    first = []
-    for j in truth["jobs"]:
-        lost = set(j.get("lost_stages") or [])
-        ts = [j[s + "_ts"] for s in ("queue", "run", "done")
-              if j.get(s + "_ts") is not None and s not in lost]
-        if j.get("fence_ptr") and ts:
-            first.append((min(ts), j["index"], j))
-    gens = {}
-    for _, _, j in sorted(first, key=lambda x: x[:2]):
-        h = handle(int(j["fence_ptr"], 16))
-        gens[h] = gens.get(h, 0) + 1
-        j["gen"] = gens[h]
-
-
-def identity(j, era617):
-    if era617:
-        return f"fence={j['fence_ctx']}:{j['fence_seqno']}"
-    return f"job={j['ring']}#{j['id']} fence={handle(int(j['fence_ptr'], 16)):04x}.{j['gen']}"
 
 
 TS = re.compile(r"\s(\d+)\.(\d{6}):\s")
