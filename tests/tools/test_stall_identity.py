@@ -21,19 +21,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # the truth's identities, the rule of tests/tools/test_identity.py
+from tcheck import check, finish  # noqa: E402
 from test_identity import identity, number  # noqa: E402
 
-failures = []
 TRACES = (("stutter.dat", False), ("steady-617.dat", True), ("hang.dat", False),
           ("real/stall.dat", None))
-
-
-def check(name, cond, detail=""):
-    print(f"{'ok' if cond else 'FAIL'}: {name}")
-    if not cond:
-        if detail:
-            print("      " + str(detail)[:2000])
-        failures.append(name)
 
 
 def run(argv, env=None):
@@ -116,10 +108,7 @@ def main():
                 ok = bool(ts) and min(ts) - 1 <= end <= max(ts) + 1
             check(f"{name}: grep '{ident}' finds the job ending the {st['kind']} at {end} us",
                   ok, ts[:8])
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":
