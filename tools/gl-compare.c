@@ -101,9 +101,9 @@ static int text_compare(const struct gl_run *base, const struct gl_run *cur,
 
 	fprintf(out, "%s: compare\n", GL_NAME);
 	fprintf(out, "  %-8s %s (%s, %llu jobs)\n", "base", gl_run_label(base, a, sizeof(a)),
-		gpulat_era_name(base->era), (unsigned long long)base->jobs);
+		gpulat_era_name(base->c.era), (unsigned long long)base->c.jobs);
 	fprintf(out, "  %-8s %s (%s, %llu jobs)\n", "current", gl_run_label(cur, a, sizeof(a)),
-		gpulat_era_name(cur->era), (unsigned long long)cur->jobs);
+		gpulat_era_name(cur->c.era), (unsigned long long)cur->c.jobs);
 	for (i = 0; i < n; i++) {
 		if (!p[i].by_name)
 			continue;

@@ -180,7 +180,7 @@ static int text_fence_path(const struct gl_run *r, FILE *out)
 		return 0;
 	}
 	fprintf(out, "\nIRQ load per CPU (of the %s trace)\n",
-		gl_fmt_dur(d, sizeof(d), r->last_ts - r->first_ts));
+		gl_fmt_dur(d, sizeof(d), r->c.last_ts - r->c.first_ts));
 	gl_table_init(&t, "rrrrrrr", hl);
 	for (c = 0; c < gpulat_diag_ncpus(r->diag); c++) {
 		struct gpulat_irq_load l;
@@ -338,7 +338,7 @@ static struct json_object *json_fence_path(const struct gl_run *r)
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "irq_load", a);
-	json_object_object_add(o, "span_ns", json_object_new_uint64(r->last_ts - r->first_ts));
+	json_object_object_add(o, "span_ns", json_object_new_uint64(r->c.last_ts - r->c.first_ts));
 	return o;
 }
 

@@ -181,7 +181,7 @@ bool gl_filter_miss(const struct gl_run *r, char *buf, size_t len)
 	uint64_t first, last;
 	size_t i, off = 0;
 
-	if (r->jobs || !r->jobs_seen || !gl_filter_active(f))
+	if (r->c.jobs || !r->c.jobs_seen || !gl_filter_active(f))
 		return false;
 	gpulat_session_seen_window(r->session, &first, &last);
 	if (f->rings.n && !seen_any(r, &f->rings, false)) {
@@ -218,6 +218,6 @@ bool gl_filter_miss(const struct gl_run *r, char *buf, size_t len)
 	snprintf(buf, len,
 		 "no job matches the filters (--dev, --ring, --pid, --comm, --start, "
 		 "--end together) of %llu jobs; rings: %s",
-		 (unsigned long long)r->jobs_seen, what);
+		 (unsigned long long)r->c.jobs_seen, what);
 	return true;
 }

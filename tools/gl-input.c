@@ -69,7 +69,7 @@ int gl_run_init(struct gl_run *r, const struct gl_opts *o, const char **files, s
 	r->opts = o;
 	r->files = files;
 	r->nfiles = n;
-	r->first_ts = UINT64_MAX;
+	r->c.first_ts = UINT64_MAX;
 
 	gl_session_opts(o, &so);
 	if (o->fence_path)
@@ -148,34 +148,15 @@ void gl_run_free(struct gl_run *r)
  */
 int gl_run_read(struct gl_run *r)
 {
-	struct gpulat_session_counts c = { .sz = sizeof(c) };
 	char msg[2048], label[1024];
-	int k;
 
 	if (gpulat_session_run(r->session) < 0)
 		return -1;
-	gpulat_session_counts(r->session, &c);
+	r->c.sz = sizeof(r->c);
+	gpulat_session_counts(r->session, &r->c);
 	gpulat_session_tracker_counters(r->session, &r->counters);
 	r->stats = gpulat_session_stats(r->session);
 	r->diag = gpulat_session_diag(r->session);
-	r->era = c.era;
-	r->cpus = c.cpus;
-	r->first_ts = c.first_ts;
-	r->last_ts = c.last_ts;
-	r->span_first = c.span_first;
-	r->span_last = c.span_last;
-	r->events = c.events;
-	r->gpu_events = c.gpu_events;
-	for (k = 0; k < GPULAT_EV__COUNT; k++)
-		r->kind[k] = gpulat_session_kind_count(r->session, k);
-	r->damaged = c.damaged;
-	r->lost_events = c.lost_events;
-	r->lost_unknown = c.lost_gaps;
-	r->jobs = c.jobs;
-	r->jobs_seen = c.jobs_seen;
-	r->n_incomplete = c.incomplete;
-	r->n_lost = c.lost;
-	r->n_orphan = c.orphan;
 	gl_frames_collect(r);
 	if (gl_filter_miss(r, msg, sizeof(msg))) {
 		/* empty tables and exit 0 would say "all fine" (issue 16) */

@@ -127,8 +127,8 @@ static void print_filter(const struct gl_run *r, FILE *out)
 		fprintf(out, " window=%s..%s", f->start_ns ? gl_fmt_ts(a, sizeof(a), f->start_ns)
 			: "start", f->end_ns != UINT64_MAX ? gl_fmt_ts(b, sizeof(b), f->end_ns)
 			: "end");
-	fprintf(out, " (%llu of %llu jobs)\n", (unsigned long long)r->jobs,
-		(unsigned long long)r->jobs_seen);
+	fprintf(out, " (%llu of %llu jobs)\n", (unsigned long long)r->c.jobs,
+		(unsigned long long)r->c.jobs_seen);
 }
 
 /* what was recorded: the job stages per kind, so a missing event is obvious */
@@ -143,15 +143,17 @@ static void print_gpu_events(const struct gl_run *r, FILE *out)
 
 	fprintf(out, "  %-12s", "GPU events");
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (!r->kind[kinds[i]] && kinds[i] != GPULAT_EV_RUN)
+		uint64_t n = gpulat_session_kind_count(r->session, kinds[i]);
+
+		if (!n && kinds[i] != GPULAT_EV_RUN)
 			continue;
-		if (kinds[i] == GPULAT_EV_RUN && !r->kind[kinds[i]] && r->era == GPULAT_ERA_PRE57)
+		if (kinds[i] == GPULAT_EV_RUN && !n && r->c.era == GPULAT_ERA_PRE57)
 			continue;
-		fprintf(out, "%s%s %llu", sep, gpulat_kind_name(kinds[i]),
-			(unsigned long long)r->kind[kinds[i]]);
+		fprintf(out, "%s%s %llu", sep, gpulat_kind_name(kinds[i]), (unsigned long long)n);
 		sep = ", ";
 	}
-	if (!r->kind[GPULAT_EV_RUN] && r->era != GPULAT_ERA_PRE57 && r->era != GPULAT_ERA_AMDGPU)
+	if (!gpulat_session_kind_count(r->session, GPULAT_EV_RUN) && r->c.era != GPULAT_ERA_PRE57 &&
+	    r->c.era != GPULAT_ERA_AMDGPU)
 		fprintf(out, " (no run events: record drm_run_job / drm_sched_job_run for wait "
 			"and hw_queue)");
 	fputc('\n', out);
@@ -177,11 +179,11 @@ static void print_header(const struct gl_run *r, FILE *out)
 	char a[32], b[32], c[32], label[4096];
 
 	fprintf(out, "%s: %s\n", GL_NAME, gl_run_label(r, label, sizeof(label)));
-	fprintf(out, "  %-12s %s\n", "kernel era", gpulat_era_name(r->era));
+	fprintf(out, "  %-12s %s\n", "kernel era", gpulat_era_name(r->c.era));
 	gl_textlog_header(r, out);
 	/* the span of the report model: --start/--end clip it (gpulat_report_span()) */
-	fprintf(out, "  %-12s %s - %s (%s)\n", "span", gl_fmt_ts(a, sizeof(a), r->span_first),
-		gl_fmt_ts(b, sizeof(b), r->span_last), DUR(c, r->span_last - r->span_first));
+	fprintf(out, "  %-12s %s - %s (%s)\n", "span", gl_fmt_ts(a, sizeof(a), r->c.span_first),
+		gl_fmt_ts(b, sizeof(b), r->c.span_last), DUR(c, r->c.span_last - r->c.span_first));
 
 	fprintf(out, "  %-12s", "devices");
 	if (!any_dev(r))
@@ -207,11 +209,11 @@ static void print_header(const struct gl_run *r, FILE *out)
 	fputc('\n', out);
 
 	fprintf(out, "  %-12s %llu (%llu complete, %llu incomplete, %llu lost, %llu orphan)\n",
-		"jobs", (unsigned long long)r->jobs,
-		(unsigned long long)(r->jobs - r->n_incomplete - r->n_lost - r->n_orphan),
-		(unsigned long long)r->n_incomplete, (unsigned long long)r->n_lost,
-		(unsigned long long)r->n_orphan);
-	fprintf(out, "  %-12s %d", "CPUs", r->cpus);
+		"jobs", (unsigned long long)r->c.jobs,
+		(unsigned long long)(r->c.jobs - r->c.incomplete - r->c.lost - r->c.orphan),
+		(unsigned long long)r->c.incomplete, (unsigned long long)r->c.lost,
+		(unsigned long long)r->c.orphan);
+	fprintf(out, "  %-12s %d", "CPUs", r->c.cpus);
 	if (r->nfiles > 1) {
 		/* the session numbers the CPUs of the files one after the other */
 		for (i = 0; i < r->nfiles; i++) {
@@ -224,13 +226,12 @@ static void print_header(const struct gl_run *r, FILE *out)
 		fputc(')', out);
 	}
 	fputc('\n', out);
-	fprintf(out, "  %-12s %llu (%llu GPU)\n", "events", (unsigned long long)r->events,
-		(unsigned long long)r->gpu_events);
+	fprintf(out, "  %-12s %llu (%llu GPU)\n", "events", (unsigned long long)r->c.events,
+		(unsigned long long)r->c.gpu_events);
 	print_gpu_events(r, out);
-	fprintf(out, "  %-12s %llu", "lost events", (unsigned long long)r->lost_events);
-	if (r->lost_unknown)
-		fprintf(out, " (in %llu ring-buffer overruns)",
-			(unsigned long long)r->lost_unknown);
+	fprintf(out, "  %-12s %llu", "lost events", (unsigned long long)r->c.lost_events);
+	if (r->c.lost_gaps)
+		fprintf(out, " (in %llu ring-buffer overruns)", (unsigned long long)r->c.lost_gaps);
 	fputc('\n', out);
 	print_filter(r, out);
 	gl_frames_header(r, out);
@@ -312,8 +313,9 @@ static int print_rings(const struct gl_run *r, FILE *out)
 			if (ring_metrics[k] == GPULAT_M_DEP_WAIT && (!s->n || !s->max))
 				continue;
 			/* before 5.7 there is no run event: no wait, no hw_queue */
-			if (!s->n && r->era == GPULAT_ERA_PRE57 &&
-			    (ring_metrics[k] == GPULAT_M_WAIT || ring_metrics[k] == GPULAT_M_HW_QUEUE))
+			if (!s->n && r->c.era == GPULAT_ERA_PRE57 &&
+			    (ring_metrics[k] == GPULAT_M_WAIT ||
+			     ring_metrics[k] == GPULAT_M_HW_QUEUE))
 				continue;
 			if (*gpulat_quantile_mark(s))
 				approx = true;
@@ -562,7 +564,7 @@ static const char * const inc_head[] = {
 
 static int print_incomplete(const struct gl_run *r, FILE *out)
 {
-	uint64_t n = r->n_incomplete + r->n_lost + r->n_orphan;
+	uint64_t n = r->c.incomplete + r->c.lost + r->c.orphan;
 	size_t nkept = gpulat_session_nkept(r->session);
 	struct gl_table t;
 	char rank[32];
@@ -573,10 +575,11 @@ static int print_incomplete(const struct gl_run *r, FILE *out)
 		fprintf(out, "\nIncomplete jobs: none\n");
 		return 0;
 	}
-	fprintf(out, "\nIncomplete jobs: %llu (%llu no done by the end of the trace, %llu in "
-		"lost-event windows, %llu missing a stage)\n", (unsigned long long)n,
-		(unsigned long long)r->n_incomplete, (unsigned long long)r->n_lost,
-		(unsigned long long)r->n_orphan);
+	fprintf(out,
+		"\nIncomplete jobs: %llu (%llu no done by the end of the trace, %llu in "
+		"lost-event windows, %llu missing a stage)\n",
+		(unsigned long long)n, (unsigned long long)r->c.incomplete,
+		(unsigned long long)r->c.lost, (unsigned long long)r->c.orphan);
 	gl_table_init(&t, "lllrrrrrllllll", inc_head);
 	for (i = 0; i < nkept; i++) {
 		const struct gpulat_job *j = &gpulat_session_kept(r->session, i)->job;

@@ -514,8 +514,8 @@ static int check_gates(struct watch *w, double elapsed)
 		return 0;
 	run.opts = w->o;
 	run.stats = w->stats;
-	run.lost_events = w->iv.lost_events;
-	run.lost_unknown = w->iv.lost_gaps;
+	run.c.lost_events = w->iv.lost_events;
+	run.c.lost_gaps = w->iv.lost_gaps;
 	f = open_memstream(&msg, &len);
 	if (!f)
 		return -1;

@@ -115,24 +115,9 @@ struct gl_run {
 	struct gpulat_diag *diag;	/* --explain / --fence-path */
 	struct gpulat_tracker_counters counters;
 	FILE		*jobs_tmp;	/* --jobs rows, copied out at the end */
-	enum gpulat_era	era;
-	uint64_t	first_ts;	/* of ANY record */
-	uint64_t	last_ts;
-	uint64_t	span_first;	/* first_ts..last_ts clipped to --start/--end */
-	uint64_t	span_last;
-	uint64_t	events;
-	uint64_t	gpu_events;
-	uint64_t	kind[GPULAT_EV__COUNT];	/* decoded events per kind */
-	uint64_t	damaged;	/* GPU records that failed to decode */
-	uint64_t	lost_events;	/* counted overruns */
-	uint64_t	lost_unknown;	/* records preceded by an overrun (gaps) */
-	uint64_t	jobs;		/* after filters */
-	uint64_t	jobs_seen;	/* before filters */
-	uint64_t	n_incomplete;
-	uint64_t	n_lost;
-	uint64_t	n_orphan;
+	/* the session's counts (gpulat_session_counts()), after the read */
+	struct gpulat_session_counts c;
 	uint64_t	jobs_rows;	/* rows written to jobs_tmp */
-	int		cpus;		/* summed over the files */
 	struct gl_pf	*pf;		/* --perfetto: a session listener */
 	struct gpulat_filter *pf_filter; /* --perfetto: the jobs filter, for events */
 	struct gpulat_frames_listener *fl;	/* the frames listener of the session */
