@@ -115,6 +115,8 @@ void gpulat__zfile_set_dctx(struct gpulat__zfile *z, int cpu, struct ZSTD_DCtx_s
 void gpulat__reader_try_zstd(struct rfile *f);
 /* every record in time order, read by @r->threads threads (read-par.c); 1: not taken */
 int gpulat__reader_par(struct gpulat_reader *r);
+/* drop @p from the active streams @act of both merges (read-merge.c) */
+void gpulat__act_drop(void **act, int *n, const void *p);
 /* every record of every file in time order; 0, -ENOMEM or a stop code */
 int gpulat__reader_merge(struct gpulat_reader *r);
 

@@ -45,19 +45,22 @@ struct stream {
 struct merge {
 	struct stream		*s;
 	int			ns;
-	struct stream		**act;		/* streams with a head, in stream order */
+	void			**act;		/* streams with a head, in stream order */
 	int			nact;
 };
 
-/* drop stream @s (its CPU is read to the end) from the active list */
-static void deactivate(struct merge *m, struct stream *s)
+/*
+ * Drop @p from the @*n pointers of @act, keeping their order (the merge's
+ * tie rule is "lowest stream first"); read-par.c's merge uses it too.
+ */
+void gpulat__act_drop(void **act, int *n, const void *p)
 {
 	int k;
 
-	for (k = 0; k < m->nact; k++) {
-		if (m->act[k] == s) {
-			memmove(&m->act[k], &m->act[k + 1], (m->nact - k - 1) * sizeof(*m->act));
-			m->nact--;
+	for (k = 0; k < *n; k++) {
+		if (act[k] == p) {
+			memmove(&act[k], &act[k + 1], (size_t)(*n - k - 1) * sizeof(*act));
+			(*n)--;
 			return;
 		}
 	}
@@ -226,7 +229,7 @@ static void set_head(struct merge *m, struct stream *s, struct tep_record *rec)
 	if (rec)
 		s->ts = rec->ts;
 	else
-		deactivate(m, s);
+		gpulat__act_drop(m->act, &m->nact, s);
 }
 
 /* consume the head of @s: the record, then the next head */

@@ -119,7 +119,7 @@ struct par {
 	int		ns;
 	struct pworker	*w;
 	int		nw;
-	struct pstream	**act;		/* streams not done, in stream order */
+	void		**act;		/* streams not done, in stream order */
 	int		nact;
 };
 
@@ -348,19 +348,6 @@ static int emit(struct gpulat_reader *r, struct pstream *s)
 	return ret;
 }
 
-static void deactivate(struct par *p, struct pstream *s)
-{
-	int k;
-
-	for (k = 0; k < p->nact; k++) {
-		if (p->act[k] == s) {
-			memmove(&p->act[k], &p->act[k + 1], (p->nact - k - 1) * sizeof(*p->act));
-			p->nact--;
-			return;
-		}
-	}
-}
-
 /* (key, stream) of @a before @b's */
 static bool before(const struct pstream *a, const struct pstream *b)
 {
@@ -396,7 +383,7 @@ static int merge(struct gpulat_reader *r, struct par *p)
 			ret = s->pseudo ? take(r, s) : emit(r, s);
 		} while (ret >= 0 && !s->done && (!b || before(s, b)));
 		if (s->done)
-			deactivate(p, s);
+			gpulat__act_drop(p->act, &p->nact, s);
 	}
 	return ret;
 }
