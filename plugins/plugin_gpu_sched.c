@@ -157,10 +157,35 @@ struct gs_ctx {
 	unsigned long long	fed_offset;
 	int			fed_cpu;
 	int fed_ret; /* gs_push() of that record */
+	/*
+	 * The summary's time span: of our records only, as before other
+	 * records were pushed (those printed before the first GPU event are
+	 * never seen, so a span of every record would start mid-way).
+	 */
+	unsigned long long gpu_first, gpu_last;
+	bool have_span;
+	/*
+	 * Every other event of the trace, by id, once the first GPU event is
+	 * printed: gs_other_handler() pushes its records too (ring-buffer
+	 * gaps are flagged on whatever record follows them, as for the CLI;
+	 * kernels from 2.6.37 mark the record after an overrun, whatever its
+	 * event), then calls the handler it had (another plugin's) or lets
+	 * libtraceevent print it.
+	 */
+	struct gs_other *others;
+	int nothers;
+};
+
+struct gs_other {
+	tep_event_handler_func func;
+	void *context;
+	bool wrapped;
 };
 
 static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 		      struct tep_event *event, void *context);
+static int gs_other_handler(struct trace_seq *s, struct tep_record *rec, struct tep_event *event,
+			    void *context);
 
 static bool gs_opt(int opt)
 {
@@ -182,6 +207,7 @@ static void gs_ctx_free(struct gs_ctx *ctx)
 	if (!ctx)
 		return;
 	gpulat_session_free(ctx->ses);
+	free(ctx->others);
 	free(ctx);
 }
 
@@ -243,6 +269,58 @@ static void gs_cache_fields(struct gs_ctx *ctx)
 }
 
 /*
+ * Put gs_other_handler() on every event that is not ours, keeping the
+ * handler it had. Records printed before the first GPU event were not seen:
+ * a gap flagged on one of them is missed (plugins/README.md, Limits).
+ */
+static void gs_wrap_others(struct gs_ctx *ctx)
+{
+	int i, n = tep_get_events_count(ctx->tep), max_id = -1;
+	struct tep_event *ev;
+
+	for (i = 0; i < n; i++) {
+		ev = tep_get_event(ctx->tep, i);
+		if (ev && ev->id > max_id)
+			max_id = ev->id;
+	}
+	if (max_id < 0)
+		return;
+	ctx->others = calloc((size_t)max_id + 1, sizeof(*ctx->others));
+	if (!ctx->others)
+		return;
+	ctx->nothers = max_id + 1;
+	for (i = 0; i < n; i++) {
+		struct gs_other *o;
+
+		ev = tep_get_event(ctx->tep, i);
+		if (!ev || ev->id < 0 || ev->handler == gs_handler)
+			continue;
+		o = &ctx->others[ev->id];
+		o->func = ev->handler;
+		o->context = ev->context;
+		o->wrapped = tep_register_event_handler(ctx->tep, ev->id, ev->system, ev->name,
+							gs_other_handler, ctx) >= 0;
+	}
+}
+
+/* take gs_other_handler() off again (the handlers it kept are unloaded too) */
+static void gs_unwrap_others(struct gs_ctx *ctx)
+{
+	struct tep_event *ev;
+	int i;
+
+	for (i = 0; i < ctx->nothers; i++) {
+		if (!ctx->others[i].wrapped)
+			continue;
+		ev = tep_find_event(ctx->tep, i);
+		if (ev)
+			tep_unregister_event_handler(ctx->tep, i, ev->system, ev->name,
+						     gs_other_handler, ctx);
+	}
+	ctx->nothers = 0;
+}
+
+/*
  * Create the context of @tep on its first GPU event and make it the handler
  * context of every event of ours present in the trace.
  */
@@ -267,6 +345,8 @@ static struct gs_ctx *gs_ctx_attach(struct tep_handle *tep)
 			continue;
 		tep_register_event_handler(tep, ev->id, sys, name, gs_handler, ctx);
 	}
+	if (ctx->ses)
+		gs_wrap_others(ctx);
 	return ctx;
 }
 
@@ -739,6 +819,40 @@ static int gs_push(struct gs_ctx *ctx, struct tep_record *rec)
 	return ret;
 }
 
+/* @rec was pushed last; else remember it as the one pushed last */
+static bool gs_same_record(struct gs_ctx *ctx, const struct tep_record *rec)
+{
+	if (rec->ts == ctx->fed_ts && rec->offset == ctx->fed_offset && rec->cpu == ctx->fed_cpu)
+		return true;
+	ctx->fed_ts = rec->ts;
+	ctx->fed_offset = rec->offset;
+	ctx->fed_cpu = rec->cpu;
+	return false;
+}
+
+/*
+ * The handler of every other event once a GPU event was printed: push the
+ * record (not one of ours: only its gap, time and count matter), then print
+ * it as before.
+ */
+static int gs_other_handler(struct trace_seq *s, struct tep_record *rec, struct tep_event *event,
+			    void *context)
+{
+	struct gs_ctx *ctx = context;
+	const struct gs_other *o;
+
+	if (!gs_same_record(ctx, rec)) {
+		/* ours never come here: nothing to decode, no job, no '!' */
+		ctx->have_job = false;
+		ctx->fed_ret = 1;
+		gpulat_session_push(ctx->ses, rec, NULL);
+	}
+	o = event->id >= 0 && event->id < ctx->nothers ? &ctx->others[event->id] : NULL;
+	if (o && o->func)
+		return o->func(s, rec, event, o->context);
+	return 1;
+}
+
 /*
  * The one print handler of every event of ours. Return 0 when the line is
  * printed, 1 to let libtraceevent print the event from its format (no
@@ -769,14 +883,18 @@ static int gs_handler(struct trace_seq *s, struct tep_record *rec,
 	 * trace-cmd report formats each record once, in time order; another
 	 * host program may format one record twice: push it once. The ring
 	 * buffer overrun before a record (rec->missed_events) is the session's
-	 * to see; the plugin sees its own events only, so gaps reported on
-	 * other records are missed.
+	 * to see, on our records and (gs_other_handler()) everyone else's.
 	 */
-	if (rec->ts != ctx->fed_ts || rec->offset != ctx->fed_offset || rec->cpu != ctx->fed_cpu) {
-		ctx->fed_ts = rec->ts;
-		ctx->fed_offset = rec->offset;
-		ctx->fed_cpu = rec->cpu;
+	if (!gs_same_record(ctx, rec)) {
 		ctx->fed_ret = gs_push(ctx, rec);
+		/* 2^64 - 1 ns is "no time" (the session skips it as damaged, H3) */
+		if (rec->ts != (unsigned long long)GPULAT_NONE) {
+			if (!ctx->have_span || rec->ts < ctx->gpu_first)
+				ctx->gpu_first = rec->ts;
+			if (!ctx->have_span || rec->ts > ctx->gpu_last)
+				ctx->gpu_last = rec->ts;
+			ctx->have_span = true;
+		}
 	}
 	if (ctx->fed_ret == 0) {
 		/*
@@ -895,11 +1013,9 @@ static void gs_print_summary(struct gs_ctx *ctx)
 
 	n = gpulat_stats_ngroups(st, GPULAT_G_RING);
 	printf("\ngpu_sched: job latency summary, %s era, %llu.%06llu - %llu.%06llu\n",
-	       gpulat_era_name(gpulat_session_era(ctx->ses)),
-	       (unsigned long long)(sc.span_first / 1000000000),
-	       (unsigned long long)(sc.span_first % 1000000000 / 1000),
-	       (unsigned long long)(sc.span_last / 1000000000),
-	       (unsigned long long)(sc.span_last % 1000000000 / 1000));
+	       gpulat_era_name(gpulat_session_era(ctx->ses)), ctx->gpu_first / 1000000000,
+	       ctx->gpu_first % 1000000000 / 1000, ctx->gpu_last / 1000000000,
+	       ctx->gpu_last % 1000000000 / 1000);
 	printf("  %-35s %7s %7s %7s %7s  %-8s %12s %12s %12s %12s\n", "ring", "jobs", "done",
 	       "open", "lost", "metric", "p50(us)", "p90(us)", "p99(us)", "max(us)");
 	for (i = 0; i < n; i++) {
@@ -929,6 +1045,10 @@ static void gs_print_summary(struct gs_ctx *ctx)
 	}
 	if (approx)
 		printf("  %s\n", gpulat_quantile_legend(label, sizeof(label)));
+	/* gaps seen on any record printed from the first GPU event on */
+	if (sc.lost_gaps)
+		printf("  lost: %llu events in %llu ring-buffer overruns; jobs with a stage in one are lost\n",
+		       (unsigned long long)sc.lost_events, (unsigned long long)sc.lost_gaps);
 	if (c.orphan_done || c.orphan_run || c.dropped_open)
 		printf("  unmatched: %llu done, %llu run; %llu evicted\n",
 		       (unsigned long long)c.orphan_done, (unsigned long long)c.orphan_run,
@@ -967,6 +1087,8 @@ GS_EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 			gs_print_summary(ctx);
 	}
 
+	if (ctx)
+		gs_unwrap_others(ctx);
 	while (gs_event(&i, &sys, &name)) {
 		if (ctx)
 			tep_unregister_event_handler(tep, -1, sys, name, gs_handler, ctx);

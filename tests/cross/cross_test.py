@@ -110,21 +110,12 @@ def facts_rings(f):
 
 
 def reference(path):
-    """per-ring reference numbers, and whether the trace lost events"""
+    """per-ring reference numbers"""
     with open(path) as fp:
         ref = json.load(fp)
     if 'rings' in ref and isinstance(ref['rings'], list):
-        return truth_rings(ref), bool(ref.get('counts', {}).get('lost_events'))
-    return facts_rings(ref), False
-
-
-def not_done(rings):
-    """incomplete and lost as one number (see the plugin's limit in main())"""
-    out = {}
-    for ring, r in rings.items():
-        out[ring] = dict(r, not_done=r['incomplete'] + r['lost'])
-        del out[ring]['incomplete'], out[ring]['lost']
-    return out
+        return truth_rings(ref)
+    return facts_rings(ref)
 
 
 # ---- front ends ------------------------------------------------------------
@@ -176,7 +167,7 @@ def plugin_rings(tc, pdir, dat):
     rings, row = {}, None
     for ln in lines[heads[0] + 2:]:
         w = ln.split()
-        if not w or not ln.startswith('  ') or w[0] == 'unmatched:':
+        if not w or not ln.startswith('  ') or w[0] in ('unmatched:', 'lost:'):
             break
         if w[0].startswith('~'):
             break    # the legend of approximate quantiles
@@ -288,7 +279,7 @@ def main():
     ap.add_argument('reference')
     a = ap.parse_args()
 
-    ref, lossy = reference(a.reference)
+    ref = reference(a.reference)
     fronts = {
         'cli': (cli_rings(a.cli, a.trace),
                 ('jobs', 'complete', 'incomplete', 'lost', 'wait', 'exec', 'total')),
@@ -301,23 +292,15 @@ def main():
         fronts['watch'] = (watch_rings(a.watch, a.trace_cmd, a.work, a.trace),
                            ('jobs', 'complete', 'incomplete', 'lost', 'wait', 'exec', 'total'))
     cli = fronts['cli'][0]
-    if lossy and fronts['plugin'][0] is not None:
-        # A libtraceevent plugin sees only its own events: a ring-buffer
-        # overrun flagged on another event's record (rec->missed_events) is
-        # invisible to it (plugin_gpu_sched.c gs_handler), so a job missing a
-        # stage there is "open" to the plugin and "lost" to the others. Only
-        # their sum is the same.
-        fronts['plugin'] = (not_done(fronts['plugin'][0]),
-                            ('jobs', 'complete', 'not_done', 'wait', 'exec'))
-        pref, pcli = not_done(ref), not_done(cli) if cli is not None else None
-    else:
-        pref, pcli = ref, cli
+    # the plugin sees a ring-buffer overrun on any record after its first
+    # GPU event (plugin_gpu_sched.c gs_other_handler), so open and lost are
+    # compared apart for it too
     for name, (got, keys) in fronts.items():
-        compare(name, got, pref if name == 'plugin' else ref, keys)
+        compare(name, got, ref, keys)
     # the front ends among themselves: same labels, same counts
     for name, (got, keys) in fronts.items():
         if name != 'cli' and cli is not None and got is not None:
-            compare(name + ' vs cli', got, pcli if name == 'plugin' else cli, keys)
+            compare(name + ' vs cli', got, cli, keys)
     base = os.path.basename(a.trace)
     if failures:
         print('%s: %d failure(s)' % (base, len(failures)))
