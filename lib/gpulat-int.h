@@ -35,6 +35,9 @@ void gpulat__strtab_free(struct gpulat__strtab *st);
 /* intern @len bytes of @s (need not be NUL terminated); NULL on ENOMEM */
 const char *gpulat__strtab_intern_len(struct gpulat__strtab *st, const char *s, size_t len);
 const char *gpulat__strtab_intern(struct gpulat__strtab *st, const char *s);
+/* a 32-bit name of an interned string, and back (compact records) */
+uint32_t gpulat__strtab_id(const char *s);
+const char *gpulat__strtab_str(const struct gpulat__strtab *st, uint32_t id);
 
 /* hint.c: a GPU driver's own events in a trace that has no job events */
 struct tep_handle;

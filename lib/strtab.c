@@ -4,6 +4,7 @@
  * is freed, so that equal names compare equal by pointer inside one table.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,8 @@
 
 struct strent {
 	struct gpulat__hnode	node;
-	size_t			len;
+	uint32_t		len;
+	uint32_t		id;	/* gpulat__strtab_id(): index in byid */
 	char			s[];
 };
 
@@ -26,6 +28,9 @@ struct memo {
 struct gpulat__strtab {
 	struct gpulat__htab	h;
 	struct memo		memo[MEMO];
+	/* id -> string: records name a string by a 32-bit id (gpulat__strtab_id()) */
+	const char		**byid;
+	uint32_t		nid, capid;
 };
 
 /* 8 bytes at a time: ring, device and timeline names are short */
@@ -72,6 +77,7 @@ void gpulat__strtab_free(struct gpulat__strtab *st)
 		}
 	}
 	gpulat__htab_fini(&st->h);
+	free(st->byid);
 	free(st);
 }
 
@@ -84,22 +90,35 @@ const char *gpulat__strtab_intern_len(struct gpulat__strtab *st, const char *s, 
 	if (!s)
 		return NULL;
 	len = strnlen(s, len);
+	if (len > UINT32_MAX)
+		return NULL;
 	h = hash_len(s, len);
 	for (n = gpulat__htab_find(&st->h, h, len); n; n = gpulat__htab_next(n)) {
 		e = gpulat_container_of(n, struct strent, node);
 		if (!memcmp(e->s, s, len))
 			return e->s;
 	}
+	if (st->nid == st->capid) {
+		uint32_t cap = st->capid ? st->capid * 2 : 64;
+		const char **nb = cap > st->capid ? realloc(st->byid, cap * sizeof(*nb)) : NULL;
+
+		if (!nb)
+			return NULL;
+		st->byid = nb;
+		st->capid = cap;
+	}
 	e = malloc(sizeof(*e) + len + 1);
 	if (!e)
 		return NULL;
-	e->len = len;
+	e->len = (uint32_t)len;
 	memcpy(e->s, s, len);
 	e->s[len] = '\0';
 	if (gpulat__htab_insert(&st->h, &e->node, h, len)) {
 		free(e);
 		return NULL;
 	}
+	e->id = st->nid;
+	st->byid[st->nid++] = e->s;
 	return e->s;
 }
 
@@ -125,6 +144,18 @@ const char *gpulat__strtab_intern(struct gpulat__strtab *st, const char *s)
 		m->out = r;
 	}
 	return r;
+}
+
+/* the id of @s, a string this table returned (O(1): stored before it) */
+uint32_t gpulat__strtab_id(const char *s)
+{
+	return ((const struct strent *)(s - offsetof(struct strent, s)))->id;
+}
+
+/* the string of @id, from gpulat__strtab_id() on this table */
+const char *gpulat__strtab_str(const struct gpulat__strtab *st, uint32_t id)
+{
+	return st->byid[id];
 }
 
 /**

@@ -12,10 +12,11 @@
 
 void gpulat__tk_resolve_deps(struct gpulat_tracker *t, struct job *j)
 {
+	struct jdeps *dx = job_depx(t, j);
 	unsigned int i;
 
-	for (i = 0; i < j->ndeps; i++) {
-		struct gpulat_dep *d = &j->deps[i];
+	for (i = 0; dx && i < dx->ndeps; i++) {
+		struct gpulat_dep *d = &dx->deps[i];
 		struct dent *e;
 
 		if (d->job_seq == GPULAT_NONE || d->signal_ts != GPULAT_NONE)
@@ -29,8 +30,8 @@ void gpulat__tk_resolve_deps(struct gpulat_tracker *t, struct job *j)
 	}
 }
 
-static int watch(struct gpulat_tracker *t, struct job *j, unsigned int dep, uint64_t ctx,
-		 uint64_t seqno)
+static int watch(struct gpulat_tracker *t, struct job *j, struct jdeps *dx, unsigned int dep,
+		 uint64_t ctx, uint64_t seqno)
 {
 	struct watch *w = calloc(1, sizeof(*w));
 
@@ -42,21 +43,24 @@ static int watch(struct gpulat_tracker *t, struct job *j, unsigned int dep, uint
 		free(w);
 		return -ENOMEM;
 	}
-	w->next = j->watches;
-	j->watches = w;
+	w->next = dx->watches;
+	dx->watches = w;
 	return 0;
 }
 
 void gpulat__tk_unwatch(struct gpulat_tracker *t, struct job *j)
 {
+	struct jdeps *dx = job_depx(t, j);
 	struct watch *w, *next;
 
-	for (w = j->watches; w; w = next) {
+	if (!dx)
+		return;
+	for (w = dx->watches; w; w = next) {
 		next = w->next;
 		gpulat__htab_remove(&t->watches, &w->node);
 		free(w);
 	}
-	j->watches = NULL;
+	dx->watches = NULL;
 }
 
 /* a watched foreign fence signalled: the waiting jobs learn when */
@@ -66,7 +70,7 @@ void gpulat__tk_signal_watches(struct gpulat_tracker *t, const struct gpulat_eve
 
 	for (n = gpulat__htab_find(&t->watches, FK(t, ev->ctx), U32(ev->seqno)); n; n = next) {
 		struct watch *w = gpulat_container_of(n, struct watch, node);
-		struct gpulat_dep *d = &w->job->deps[w->dep];
+		struct gpulat_dep *d = &job_depx(t, w->job)->deps[w->dep];
 
 		next = gpulat__htab_next(n);
 		if (d->signal_ts == GPULAT_NONE)
@@ -87,25 +91,25 @@ static struct job *waiting_job(struct gpulat_tracker *t, const struct gpulat_eve
 static bool signalled_by(struct gpulat_tracker *t, const struct job *j,
 			 const struct gpulat_dep *dep, const struct job *p, uint64_t ts)
 {
+	const struct jdeps *dx = job_depx(t, j);
 	unsigned int i;
 
 	if (p && !dep->scheduled) {
-		uint64_t s = p->j.ts[GPULAT_ST_SIGNAL] != GPULAT_NONE ? p->j.ts[GPULAT_ST_SIGNAL] :
-									p->j.ts[GPULAT_ST_DONE];
+		uint64_t s = p->ts[GPULAT_ST_SIGNAL] != GPULAT_NONE ? p->ts[GPULAT_ST_SIGNAL] :
+								      p->ts[GPULAT_ST_DONE];
 
 		return s != GPULAT_NONE && s <= ts;
 	}
 	if (dep->signal_ts != GPULAT_NONE)
 		return dep->signal_ts <= ts;
 	/* a foreign fence: the signal its add_dep entry saw (dma_fence_signaled) */
-	for (i = 0; i < j->ndeps; i++) {
-		const struct gpulat_dep *o = &j->deps[i];
+	for (i = 0; dx && i < dx->ndeps; i++) {
+		const struct gpulat_dep *o = &dx->deps[i];
 
 		if (o->job_seq == GPULAT_NONE && U32(o->ctx) == U32(dep->ctx) &&
 		    U32(o->seqno) == U32(dep->seqno) && o->signal_ts != GPULAT_NONE)
 			return o->signal_ts <= ts;
 	}
-	(void)t;
 	return false;
 }
 
@@ -113,6 +117,7 @@ int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, b
 {
 	struct gpulat_dep dep, *nd;
 	struct job *j, *p = NULL;
+	struct jdeps *dx;
 	struct dent *d = NULL;
 	unsigned int i;
 
@@ -158,9 +163,8 @@ int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, b
 	}
 	if (!p && !d && dep.ptr) {
 		p = gpulat__tk_find_ptr(t, dep.ptr);
-		if (p == j ||
-		    (p && p->in_fence && dep.ctx != GPULAT_NONE &&
-		     (U32(p->j.ctx) != U32(dep.ctx) || U32(p->j.seqno) != U32(dep.seqno))))
+		if (p == j || (p && p->in_fence && dep.ctx != GPULAT_NONE &&
+			       (U32(p->ctx) != U32(dep.ctx) || U32(p->seqno) != U32(dep.seqno))))
 			p = NULL;
 		if (!p) {
 			d = gpulat__tk_dc_find_ptr(t, dep.ptr);
@@ -170,12 +174,12 @@ int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, b
 		}
 	}
 	if (p) {
-		dep.job_seq = p->j.seq;
-		dep.dev = p->j.dev;
-		dep.ring = p->ring ? shown_ring(p) : NULL;
+		dep.job_seq = p->seq;
+		dep.dev = job_dev(t, p);
+		dep.ring = p->ring ? shown_ring(t, p) : NULL;
 		/* a scheduled fence of a job that ran is signalled */
 		if (dep.scheduled)
-			dep.signal_ts = p->j.ts[GPULAT_ST_RUN];
+			dep.signal_ts = p->ts[GPULAT_ST_RUN];
 	} else if (d) {
 		dep.job_seq = d->seq;
 		dep.dev = d->dev;
@@ -192,8 +196,11 @@ int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, b
 	if (unsched && signalled_by(t, j, &dep, p, ev->ts))
 		dep.unschedulable = false;
 
-	for (i = 0; i < j->ndeps; i++) {
-		struct gpulat_dep *o = &j->deps[i];
+	dx = gpulat__tk_depx(t, j);
+	if (!dx)
+		return -ENOMEM;
+	for (i = 0; i < dx->ndeps; i++) {
+		struct gpulat_dep *o = &dx->deps[i];
 
 		if ((dep.job_seq != GPULAT_NONE && o->job_seq == dep.job_seq) ||
 		    (dep.job_seq == GPULAT_NONE && o->job_seq == GPULAT_NONE &&
@@ -203,20 +210,20 @@ int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, b
 			return 0;
 		}
 	}
-	if (j->ndeps == j->capdeps) {
-		unsigned int cap = j->capdeps ? j->capdeps * 2 : 4;
+	if (dx->ndeps == dx->capdeps) {
+		unsigned int cap = dx->capdeps ? dx->capdeps * 2 : 4;
 
-		nd = realloc(j->deps, cap * sizeof(*nd));
+		nd = realloc(dx->deps, cap * sizeof(*nd));
 		if (!nd)
 			return -ENOMEM;
-		j->deps = nd;
-		j->capdeps = cap;
+		dx->deps = nd;
+		dx->capdeps = cap;
 	}
-	j->deps[j->ndeps++] = dep;
+	dx->deps[dx->ndeps++] = dep;
 	/* a foreign fence, or the scheduled fence of a job yet to run (its run
 	 * signals it: gpulat__tk_on_run()) */
 	if (dep.ctx != GPULAT_NONE &&
 	    (dep.job_seq == GPULAT_NONE || (dep.scheduled && dep.signal_ts == GPULAT_NONE)))
-		return watch(t, j, j->ndeps - 1, dep.ctx, dep.seqno);
+		return watch(t, j, dx, dx->ndeps - 1, dep.ctx, dep.seqno);
 	return 0;
 }

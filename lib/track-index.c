@@ -243,7 +243,7 @@ struct job *gpulat__tk_find_fence(struct gpulat_tracker *t, uint64_t ctx, uint64
 	for (n = gpulat__htab_find(&t->by_fence, FK(t, ctx), U32(seqno)); n;
 	     n = gpulat__htab_next(n)) {
 		j = gpulat_container_of(n, struct job, by_fence);
-		if (!full || j->fence32 || (j->j.ctx == ctx && j->j.seqno == seqno))
+		if (!full || j->fence32 || (j->ctx == ctx && j->seqno == seqno))
 			return j;
 	}
 	return NULL;
@@ -264,9 +264,9 @@ struct job *gpulat__tk_find_fence_signal(struct gpulat_tracker *t, uint64_t ctx,
 	for (n = gpulat__htab_find(&t->by_fence, FK(t, ctx), U32(seqno)); n;
 	     n = gpulat__htab_next(n)) {
 		j = gpulat_container_of(n, struct job, by_fence);
-		if (full && !j->fence32 && (j->j.ctx != ctx || j->j.seqno != seqno))
+		if (full && !j->fence32 && (j->ctx != ctx || j->seqno != seqno))
 			continue;
-		if (j->j.ts[GPULAT_ST_SIGNAL] != GPULAT_NONE)
+		if (j->ts[GPULAT_ST_SIGNAL] != GPULAT_NONE)
 			continue;
 		if (j->held)
 			return j;
@@ -281,8 +281,8 @@ void gpulat__tk_set_fence(struct gpulat_tracker *t, struct job *j, uint64_t ctx,
 {
 	if (j->in_fence)
 		return;
-	j->j.ctx = ctx;
-	j->j.seqno = seqno;
+	j->ctx = ctx;
+	j->seqno = seqno;
 	j->fence32 = fence32;
 	fence_indexed(t, ctx, seqno);
 	if (!gpulat__htab_insert(&t->by_fence, &j->by_fence, FK(t, ctx), U32(seqno)))
@@ -293,16 +293,21 @@ struct job *gpulat__tk_find_ptr(struct gpulat_tracker *t, uint64_t ptr)
 {
 	struct gpulat__hnode *n = gpulat__htab_find(&t->by_ptr, ptr, t->cur_file);
 
-	return n ? gpulat_container_of(n, struct job, by_ptr) : NULL;
+	return n ? gpulat_container_of(n, struct jptr, by_ptr)->job : NULL;
 }
 
 void gpulat__tk_set_ptr(struct gpulat_tracker *t, struct job *j, uint64_t ptr)
 {
+	struct jptr *p;
+
 	if (j->in_ptr)
 		return;
-	j->j.fence_ptr = ptr;
+	p = gpulat__tk_ptrx(t, j);
+	if (!p)
+		return;
+	p->fence_ptr = ptr;
 	gpulat__tk_ptr_gen(t, j);
-	if (!gpulat__htab_insert(&t->by_ptr, &j->by_ptr, ptr, t->cur_file))
+	if (!gpulat__htab_insert(&t->by_ptr, &p->by_ptr, ptr, t->cur_file))
 		j->in_ptr = true;
 }
 
@@ -313,26 +318,33 @@ struct job *gpulat__tk_find_id(struct gpulat_tracker *t, struct ring *r, uint64_
 	if (!r)
 		return NULL;
 	n = gpulat__htab_find(&t->by_id, (uintptr_t)r, id);
-	return n ? gpulat_container_of(n, struct job, by_id) : NULL;
+	return n ? gpulat_container_of(n, struct jptr, by_id)->job : NULL;
 }
 
 void gpulat__tk_set_id(struct gpulat_tracker *t, struct job *j, uint64_t id)
 {
+	struct jptr *p;
+
 	if (j->in_id || !j->ring)
 		return;
-	j->j.id = id;
-	if (!gpulat__htab_insert(&t->by_id, &j->by_id, (uintptr_t)j->ring, id))
+	p = gpulat__tk_ptrx(t, j);
+	if (!p)
+		return;
+	p->id = id;
+	if (!gpulat__htab_insert(&t->by_id, &p->by_id, (uintptr_t)j->ring, id))
 		j->in_id = true;
 }
 
 void gpulat__tk_unindex(struct gpulat_tracker *t, struct job *j, bool fence_too)
 {
+	struct jptr *p = j->in_ptr || j->in_id ? job_ptrx(t, j) : NULL;
+
 	if (j->in_ptr) {
-		gpulat__htab_remove(&t->by_ptr, &j->by_ptr);
+		gpulat__htab_remove(&t->by_ptr, &p->by_ptr);
 		j->in_ptr = false;
 	}
 	if (j->in_id) {
-		gpulat__htab_remove(&t->by_id, &j->by_id);
+		gpulat__htab_remove(&t->by_id, &p->by_id);
 		j->in_id = false;
 	}
 	if (fence_too && j->in_fence) {
@@ -442,17 +454,17 @@ void gpulat__tk_dc_add(struct gpulat_tracker *t, const struct job *j)
 			gpulat__htab_remove(&t->dc_ptr, &d->by_ptr);
 	}
 	memset(d, 0, sizeof(*d));
-	d->seq = j->j.seq;
-	d->dev = j->j.dev;
-	d->ring = shown_ring(j);
-	d->done_ts = j->j.ts[GPULAT_ST_DONE];
-	d->run_ts = j->j.ts[GPULAT_ST_RUN];
-	d->ptr = j->j.fence_ptr;
+	d->seq = j->seq;
+	d->dev = job_dev(t, j);
+	d->ring = shown_ring(t, j);
+	d->done_ts = j->ts[GPULAT_ST_DONE];
+	d->run_ts = j->ts[GPULAT_ST_RUN];
+	d->ptr = job_fence_ptr(t, j);
 	d->ctx = d->seqno = GPULAT_NONE;
 	if (gpulat__htab_insert(&t->dc_seq, &d->by_seq, d->seq, 0))
 		return;
 	d->used = true;
-	if (j->j.fence_ptr) {
+	if (d->ptr) {
 		struct dent *old = gpulat__tk_dc_find_ptr(t, d->ptr);
 
 		/*
@@ -468,6 +480,6 @@ void gpulat__tk_dc_add(struct gpulat_tracker *t, const struct job *j)
 			d->in_ptr = true;
 	}
 	if (j->in_fence)
-		gpulat__tk_dc_set_fence(t, d, j->j.ctx, j->j.seqno);
+		gpulat__tk_dc_set_fence(t, d, j->ctx, j->seqno);
 	dc_prefetch(t);
 }

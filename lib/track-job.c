@@ -11,8 +11,6 @@
 
 #include "tracker-int.h"
 
-#define FREE_JOBS_MAX 4096 /* freed jobs kept for reuse */
-
 static void twarn(struct gpulat_tracker *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -41,46 +39,142 @@ static bool run_expected(const struct gpulat_tracker *t)
 	}
 }
 
-struct job *gpulat__tk_new_job(struct gpulat_tracker *t, const struct gpulat_event *ev,
-			       struct ring *r)
+/* a slot of the job slab; chunks of JCHUNK jobs, never freed before the tracker */
+static struct job *take_job(struct gpulat_tracker *t)
 {
+	struct jchunk *c;
 	struct job *j;
-	int i;
+	uint32_t i, base;
 
 	j = t->free_jobs;
 	if (j) {
-		/* a recycled job keeps its dependency array */
-		struct gpulat_dep *deps = j->deps;
-		unsigned int capdeps = j->capdeps;
-
 		t->free_jobs = j->next;
-		t->nfree_jobs--;
-		memset(j, 0, sizeof(*j));
-		j->deps = deps;
-		j->capdeps = capdeps;
-	} else {
-		j = calloc(1, sizeof(*j));
-		if (!j)
+		return j;
+	}
+	if (t->nchunks == t->capchunks) {
+		uint32_t cap = t->capchunks ? t->capchunks * 2 : 16;
+		struct jchunk **nc;
+
+		/* slot indexes are 32 bits */
+		if (cap > (UINT32_MAX >> JCHUNK_SHIFT))
+			return NULL;
+		nc = realloc(t->chunks, cap * sizeof(*nc));
+		if (!nc)
+			return NULL;
+		t->chunks = nc;
+		t->capchunks = cap;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	base = t->nchunks << JCHUNK_SHIFT;
+	t->chunks[t->nchunks++] = c;
+	/* the rest of the chunk onto the free list, to be taken front to back */
+	for (i = JCHUNK - 1; i > 0; i--) {
+		c->jobs[i].idx = base + i;
+		c->jobs[i].next = t->free_jobs;
+		t->free_jobs = &c->jobs[i];
+	}
+	c->jobs[0].idx = base;
+	return &c->jobs[0];
+}
+
+struct jptr *gpulat__tk_ptrx(struct gpulat_tracker *t, struct job *j)
+{
+	struct jchunk *c = job_chunk(t, j);
+	uint32_t k;
+
+	if (!c->ptr) {
+		c->ptr = calloc(JCHUNK, sizeof(*c->ptr));
+		if (!c->ptr)
+			return NULL;
+		for (k = 0; k < JCHUNK; k++) {
+			c->ptr[k].job = &c->jobs[k];
+			c->ptr[k].id = GPULAT_NONE;
+		}
+	}
+	return &c->ptr[j->idx & (JCHUNK - 1)];
+}
+
+struct jdeps *gpulat__tk_depx(struct gpulat_tracker *t, struct job *j)
+{
+	struct jchunk *c = job_chunk(t, j);
+
+	if (!c->deps) {
+		c->deps = calloc(JCHUNK, sizeof(*c->deps));
+		if (!c->deps)
 			return NULL;
 	}
+	return &c->deps[j->idx & (JCHUNK - 1)];
+}
+
+void gpulat__tk_jobs_free(struct gpulat_tracker *t)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < t->nchunks; i++) {
+		struct jchunk *c = t->chunks[i];
+
+		if (c->deps)
+			for (k = 0; k < JCHUNK; k++)
+				free(c->deps[k].deps);
+		free(c->deps);
+		free(c->ptr);
+		free(c->refs);
+		free(c);
+	}
+	free(t->chunks);
+	t->chunks = NULL;
+	t->nchunks = t->capchunks = 0;
+	t->free_jobs = NULL;
+}
+
+struct job *gpulat__tk_new_job(struct gpulat_tracker *t, const struct gpulat_event *ev,
+			       struct ring *r)
+{
+	struct jchunk *c;
+	struct job *j;
+	uint32_t idx, k;
+	int i;
+
+	j = take_job(t);
+	if (!j)
+		return NULL;
+	idx = j->idx;
+	memset(j, 0, sizeof(*j));
+	j->idx = idx;
+	c = job_chunk(t, j);
+	k = idx & (JCHUNK - 1);
+	/* the slot's out-of-line parts: a recycled slot keeps its dependency array */
+	if (c->ptr) {
+		struct jptr *p = &c->ptr[k];
+
+		memset(p, 0, sizeof(*p));
+		p->job = j;
+		p->id = GPULAT_NONE;
+	}
+	if (c->deps) {
+		c->deps[k].ndeps = 0;
+		c->deps[k].watches = NULL;
+	}
+	if (c->refs)
+		memset(c->refs[k], 0, sizeof(c->refs[k]));
 	j->slot_cpu = -1;
 	j->ring = r;
-	j->j.seq = t->next_seq++;
-	j->j.file = t->cur_file;
-	j->j.dev = r ? r->dev : gpulat__tk_tstr(t, ev->dev);
-	j->j.ring = r ? r->name : t->unknown;
-	j->j.comm = t->empty;
-	j->j.pid = -1;
-	j->j.id = GPULAT_NONE;
-	j->j.ctx = GPULAT_NONE;
-	j->j.seqno = GPULAT_NONE;
-	j->j.client_id = GPULAT_NONE;
+	j->seq = t->next_seq++;
+	j->file = t->cur_file;
+	if (!r)
+		j->dev = gpulat__strtab_id(gpulat__tk_tstr(t, ev->dev));
+	j->comm = t->empty_id;
+	j->pid = -1;
+	j->ctx = GPULAT_NONE;
+	j->seqno = GPULAT_NONE;
+	j->client_id = GPULAT_NONE;
 	for (i = 0; i < GPULAT_ST__COUNT; i++) {
-		j->j.ts[i] = GPULAT_NONE;
-		j->j.cpu[i] = -1;
+		j->ts[i] = GPULAT_NONE;
+		j->cpu[i] = -1;
 	}
-	j->j.start_ts = j->j.wait = j->j.hw_queue = j->j.exec = j->j.total = GPULAT_NONE;
-	j->j.dep_wait = GPULAT_NONE;
+	j->start_ts = GPULAT_NONE;
 	gpulat__tk_list_add_tail(&t->open, j);
 	t->c.open++;
 	if (t->c.open > t->c.open_peak)
@@ -93,51 +187,87 @@ void gpulat__tk_set_ring(struct gpulat_tracker *t, struct job *j, struct ring *r
 	if (!r || j->ring)
 		return;
 	j->ring = r;
-	j->j.ring = r->name;
-	j->j.dev = r->dev;
 	(void)t;
 }
 
-/* the job's ring strings as handed out: name, and the address label (<= 5.18) */
-static void name_ring(struct job *j)
+/* the public record of @j as it stands; derived times unknown, deps not set */
+static void build(const struct gpulat_tracker *t, const struct job *j, struct gpulat_job *g)
 {
-	j->j.ring_ptr = j->ring && gpulat_ring_is_ptr(j->ring->name) ? j->ring->name : NULL;
-	j->j.ring = shown_ring(j);
-	j->j.ring_name = j->j.ring;
+	const struct jptr *p = job_ptrx(t, j);
+	const struct jchunk *c = job_chunk(t, j);
+	int i;
+
+	memset(g, 0, sizeof(*g));
+	g->seq = j->seq;
+	g->dev = job_dev(t, j);
+	g->ring = shown_ring(t, j);
+	g->ring_name = g->ring;
+	/* the job's ring strings as handed out: name, and the address label (<= 5.18) */
+	g->ring_ptr = j->ring && gpulat_ring_is_ptr(j->ring->name) ? j->ring->name : NULL;
+	g->comm = gpulat__strtab_str(t->strs, j->comm);
+	g->pid = j->pid;
+	g->id = p ? p->id : GPULAT_NONE;
+	g->fence_ptr = p ? p->fence_ptr : 0;
+	g->ptr_gen = p ? p->ptr_gen : 0;
+	g->ctx = j->ctx;
+	g->seqno = j->seqno;
+	g->client_id = j->client_id;
+	for (i = 0; i < GPULAT_ST__COUNT; i++) {
+		g->ts[i] = j->ts[i];
+		g->cpu[i] = j->cpu[i];
+		g->ref[i] = c->refs ? c->refs[j->idx & (JCHUNK - 1)][i] : NULL;
+	}
+	g->job_count = j->job_count;
+	g->hw_job_count = j->hw_job_count;
+	g->start_ts = j->start_ts;
+	g->wait = g->hw_queue = g->exec = g->total = g->dep_wait = GPULAT_NONE;
+	g->n_deps = job_ndeps(t, j);
+	g->file = j->file;
+	g->timing = j->timing;
+	/* amdgpu kernel work, not a client (VM_UPDATE's id is U64_MAX) */
+	g->kernel_job = j->kernel_job ? gpulat_kernel_job_name(j->client_id) : NULL;
 }
 
-void gpulat__tk_stage(struct job *j, enum gpulat_stage st, const struct gpulat_event *ev)
+void gpulat__tk_stage(struct gpulat_tracker *t, struct job *j, enum gpulat_stage st,
+		      const struct gpulat_event *ev)
 {
-	j->j.ts[st] = ev->ts;
-	j->j.cpu[st] = ev->cpu;
-	j->j.ref[st] = ev->ref;
+	struct jchunk *c = job_chunk(t, j);
+
+	j->ts[st] = ev->ts;
+	j->cpu[st] = ev->cpu;
+	/* host references (KernelShark entries) out of line: the CLI has none */
+	if (ev->ref && !c->refs)
+		c->refs = calloc(JCHUNK, sizeof(*c->refs));
+	if (c->refs)
+		c->refs[j->idx & (JCHUNK - 1)][st] = ev->ref;
 }
 
-static uint64_t first_ts(const struct job *j)
+static uint64_t first_ts(const struct gpulat_job *g)
 {
 	uint64_t m = GPULAT_NONE;
 	int i;
 
 	for (i = 0; i < GPULAT_ST__COUNT; i++)
-		if (j->j.ts[i] < m)
-			m = j->j.ts[i];
+		if (g->ts[i] < m)
+			m = g->ts[i];
 	return m;
 }
 
-static uint64_t last_ts(const struct job *j)
+static uint64_t last_ts(const struct gpulat_job *g)
 {
 	uint64_t m = 0;
 	int i;
 
 	for (i = 0; i < GPULAT_ST__COUNT; i++)
-		if (j->j.ts[i] != GPULAT_NONE && j->j.ts[i] > m)
-			m = j->j.ts[i];
+		if (g->ts[i] != GPULAT_NONE && g->ts[i] > m)
+			m = g->ts[i];
 	return m;
 }
 
-static void derive(struct gpulat_tracker *t, struct job *j)
+static void derive(struct gpulat_tracker *t, struct job *j, struct gpulat_job *g)
 {
-	struct gpulat_job *g = &j->j;
+	struct jdeps *dx = job_depx(t, j);
+	unsigned int ndeps = dx ? dx->ndeps : 0;
 	uint64_t q = g->ts[GPULAT_ST_QUEUE], r = g->ts[GPULAT_ST_RUN], d = g->ts[GPULAT_ST_DONE];
 	uint64_t m = GPULAT_NONE, x;
 	unsigned int i;
@@ -161,10 +291,10 @@ static void derive(struct gpulat_tracker *t, struct job *j)
 	 * dma_fence_signaled was seen; a traced producer that never completed
 	 * makes the wait unknown.
 	 */
-	for (i = 0; i < j->ndeps; i++) {
-		if (j->deps[i].job_seq == GPULAT_NONE && j->deps[i].signal_ts == GPULAT_NONE)
+	for (i = 0; i < ndeps; i++) {
+		if (dx->deps[i].job_seq == GPULAT_NONE && dx->deps[i].signal_ts == GPULAT_NONE)
 			continue;
-		x = j->deps[i].signal_ts;
+		x = dx->deps[i].signal_ts;
 		if (x == GPULAT_NONE) {
 			g->dep_wait = GPULAT_NONE;
 			return;
@@ -193,10 +323,9 @@ static bool disordered(const struct gpulat_job *g)
 	return q != GPULAT_NONE && d != GPULAT_NONE && d < q;
 }
 
-static void classify(struct gpulat_tracker *t, struct job *j)
+static void classify(struct gpulat_tracker *t, struct gpulat_job *g)
 {
-	struct gpulat_job *g = &j->j;
-	uint64_t first = first_ts(j), last = last_ts(j);
+	uint64_t first = first_ts(g), last = last_ts(g);
 	bool missing = false;
 
 	g->lost_stages = 0;
@@ -268,30 +397,26 @@ void gpulat__tk_free_job(struct gpulat_tracker *t, struct job *j)
 	for (i = 0; i < t->ncpus; i++)
 		if (t->run_slot[i] == j)
 			t->run_slot[i] = NULL;
-	/* kept for the next job: memory stays bounded by the jobs in flight */
-	if (t->nfree_jobs < FREE_JOBS_MAX) {
-		j->next = t->free_jobs;
-		t->free_jobs = j;
-		t->nfree_jobs++;
-		return;
-	}
-	free(j->deps);
-	free(j);
+	/* back to the slab: memory stays bounded by the peak of jobs in flight */
+	j->next = t->free_jobs;
+	t->free_jobs = j;
 }
 
 /* remember @j as the job of the event being fed (gpulat_tracker_last_job()) */
 void gpulat__tk_keep_last(struct gpulat_tracker *t, struct job *j)
 {
-	name_ring(j);
-	t->last = j->j;
-	t->last.deps = NULL;
-	t->last.n_deps = j->ndeps;
+	t->last_job = j;
+	t->last_state = LAST_OPEN;
+	t->last_seq = j->seq;
 	t->has_last = true;
 }
 
 /* the job is final: hand it out and forget it */
 void gpulat__tk_emit(struct gpulat_tracker *t, struct job *j)
 {
+	struct gpulat_job g;
+	struct jdeps *dx;
+
 	if (j->held) {
 		gpulat__tk_list_del(&t->held, j);
 		j->held = false;
@@ -299,22 +424,26 @@ void gpulat__tk_emit(struct gpulat_tracker *t, struct job *j)
 		gpulat__tk_list_del(&t->open, j);
 	}
 	t->c.open--;
-	classify(t, j);
-	derive(t, j);
+	build(t, j, &g);
+	classify(t, &g);
+	derive(t, j, &g);
 	if (t->hw)
-		gpulat__hw_apply(t->hw, &j->j);
-	name_ring(j);
-	j->j.n_deps = j->ndeps;
-	/* NULL without deps, also for a recycled job that keeps its array */
-	j->j.deps = j->ndeps ? j->deps : NULL;
-	if (j->j.ts[GPULAT_ST_DONE] != GPULAT_NONE && j->j.ts[GPULAT_ST_QUEUE] == GPULAT_NONE)
+		gpulat__hw_apply(t->hw, &g);
+	dx = job_depx(t, j);
+	/* NULL without deps, also for a recycled slot that keeps its array */
+	g.deps = dx && dx->ndeps ? dx->deps : NULL;
+	if (g.ts[GPULAT_ST_DONE] != GPULAT_NONE && g.ts[GPULAT_ST_QUEUE] == GPULAT_NONE)
 		t->c.orphan_done++;
 	t->c.jobs++;
 	if (t->xe)
-		j->j.hang |= gpulat__xe_take(t->xe, j->j.seq);
-	gpulat__tk_keep_last(t, j);
+		g.hang |= gpulat__xe_take(t->xe, g.seq);
+	t->last = g;
+	t->last.deps = NULL;
+	t->last_state = LAST_BUILT;
+	t->last_seq = g.seq;
+	t->has_last = true;
 	if (t->ops.job)
-		t->ops.job(&j->j, t->data);
+		t->ops.job(&g, t->data);
 	gpulat__tk_free_job(t, j);
 }
 
@@ -339,7 +468,7 @@ void gpulat__tk_expire_held(struct gpulat_tracker *t, uint64_t now)
 		struct job *j = t->held.head;
 		uint64_t linger = gpulat__tk_hw_waits(t, j) ? t->hw_linger : t->linger;
 
-		if (j->j.ts[GPULAT_ST_DONE] + linger >= now)
+		if (j->ts[GPULAT_ST_DONE] + linger >= now)
 			break;
 		gpulat__tk_emit(t, j);
 	}
@@ -348,7 +477,7 @@ void gpulat__tk_expire_held(struct gpulat_tracker *t, uint64_t now)
 /* msm: a done job waits (up to the linger time) for its retired event */
 bool gpulat__tk_hw_waits(struct gpulat_tracker *t, const struct job *j)
 {
-	return t->hw && t->hw_linger && gpulat__hw_waits(t->hw, j->j.seq);
+	return t->hw && t->hw_linger && gpulat__hw_waits(t->hw, j->seq);
 }
 
 /*
@@ -370,11 +499,11 @@ static void held_view(struct gpulat_job *g)
 /* the done stage: compute start_ts from the ring FIFO, then emit or hold */
 void gpulat__tk_complete(struct gpulat_tracker *t, struct job *j, const struct gpulat_event *ev)
 {
-	struct gpulat_job *g = &j->j;
+	struct job *g = j;
 	uint64_t prev = j->ring ? j->ring->last_done : GPULAT_NONE;
 	uint64_t base;
 
-	gpulat__tk_stage(j, GPULAT_ST_DONE, ev);
+	gpulat__tk_stage(t, j, GPULAT_ST_DONE, ev);
 	if (run_expected(t))
 		base = g->ts[GPULAT_ST_RUN];
 	else
@@ -412,20 +541,34 @@ void gpulat__tk_complete(struct gpulat_tracker *t, struct job *j, const struct g
 	}
 	/* the done's job, also while it waits for its signal (not the old one) */
 	gpulat__tk_keep_last(t, j);
-	held_view(&t->last);
+	t->last_state = LAST_HELD;
+}
+
+/* gpulat_tracker_last_job(): the copy of the last event's job, built now if needed */
+const struct gpulat_job *gpulat__tk_last(struct gpulat_tracker *t)
+{
+	if (!t->has_last)
+		return NULL;
+	if (t->last_state != LAST_BUILT) {
+		build(t, t->last_job, &t->last);
+		if (t->last_state == LAST_HELD)
+			held_view(&t->last);
+		t->last_state = LAST_BUILT;
+	}
+	return &t->last;
 }
 
 void gpulat__tk_job_queue_fields(struct gpulat_tracker *t, struct job *j,
 				 const struct gpulat_event *ev)
 {
-	gpulat__tk_stage(j, GPULAT_ST_QUEUE, ev);
-	j->j.pid = ev->pid;
-	j->j.comm = gpulat__tk_tstr(t, ev->comm);
+	gpulat__tk_stage(t, j, GPULAT_ST_QUEUE, ev);
+	j->pid = ev->pid;
+	j->comm = gpulat__strtab_id(gpulat__tk_tstr(t, ev->comm));
 	if (ev->flags & GPULAT_EVF_COUNTS)
-		j->j.job_count = ev->job_count;
+		j->job_count = ev->job_count;
 	if (ev->flags & GPULAT_EVF_CLIENT) {
-		j->j.client_id = ev->client_id;
-		/* amdgpu kernel work, not a client (VM_UPDATE's id is U64_MAX) */
-		j->j.kernel_job = gpulat_kernel_job_name(ev->client_id);
+		j->client_id = ev->client_id;
+		/* gpulat_kernel_job_name() of it when built (client_id stays) */
+		j->kernel_job = true;
 	}
 }

@@ -66,7 +66,7 @@ struct job *gpulat__tk_ptr_queue(struct gpulat_tracker *t, const struct gpulat_e
 	/* <= 6.16: a queue always starts a job, unless amdgpu_cs_ioctl did */
 	if (ev->flags & GPULAT_EVF_ID) {
 		j = gpulat__tk_find_id(t, r, ev->id);
-		if (j && (!j->from_amd || j->j.ts[GPULAT_ST_QUEUE] != GPULAT_NONE))
+		if (j && (!j->from_amd || j->ts[GPULAT_ST_QUEUE] != GPULAT_NONE))
 			j = NULL;
 	}
 	if (!j)
@@ -99,11 +99,11 @@ struct job *gpulat__tk_ptr_run(struct gpulat_tracker *t, const struct gpulat_eve
 
 	if (ev->flags & GPULAT_EVF_ID)
 		j = gpulat__tk_find_id(t, r, ev->id);
-	if (j && j->j.ts[GPULAT_ST_RUN] != GPULAT_NONE)
+	if (j && j->ts[GPULAT_ST_RUN] != GPULAT_NONE)
 		j = NULL;
 	if (!j) {
 		j = gpulat__tk_find_ptr(t, ev->fence_ptr);
-		if (j && j->j.ts[GPULAT_ST_RUN] != GPULAT_NONE)
+		if (j && j->ts[GPULAT_ST_RUN] != GPULAT_NONE)
 			j = NULL;
 	}
 	if (!j) {
@@ -121,6 +121,7 @@ struct job *gpulat__tk_ptr_run(struct gpulat_tracker *t, const struct gpulat_eve
 /* the job of a done event: the open job holding the pointer, else a new one; NULL: ENOMEM */
 struct job *gpulat__tk_ptr_done(struct gpulat_tracker *t, const struct gpulat_event *ev)
 {
+	struct jptr *p;
 	struct job *j;
 
 	j = gpulat__tk_find_ptr(t, ev->fence_ptr);
@@ -128,7 +129,10 @@ struct job *gpulat__tk_ptr_done(struct gpulat_tracker *t, const struct gpulat_ev
 		j = gpulat__tk_new_job(t, ev, NULL);
 		if (!j)
 			return NULL;
-		j->j.fence_ptr = ev->fence_ptr;
+		p = gpulat__tk_ptrx(t, j);
+		if (!p)
+			return NULL;
+		p->fence_ptr = ev->fence_ptr;
 		gpulat__tk_ptr_gen(t, j);
 	}
 	return j;
@@ -144,11 +148,12 @@ struct job *gpulat__tk_ptr_done(struct gpulat_tracker *t, const struct gpulat_ev
  */
 void gpulat__tk_ptr_gen(struct gpulat_tracker *t, struct job *j)
 {
-	uint64_t p = j->j.fence_ptr;
+	struct jptr *x = job_ptrx(t, j);
+	uint64_t p = x ? x->fence_ptr : 0;
 	uint32_t *g;
 	int f = t->cur_file;
 
-	if (j->j.ptr_gen || !p || p == GPULAT_NONE || f < 0)
+	if (!x || x->ptr_gen || !p || p == GPULAT_NONE || f < 0)
 		return;
 	if (f >= t->nptr_gens) {
 		uint32_t **n = realloc(t->ptr_gens, (size_t)(f + 1) * sizeof(*n));
@@ -168,7 +173,7 @@ void gpulat__tk_ptr_gen(struct gpulat_tracker *t, struct job *j)
 	/* saturates: 4 G jobs of one handle (0 would mean "not counted") */
 	if (*g != UINT32_MAX)
 		(*g)++;
-	j->j.ptr_gen = *g;
+	x->ptr_gen = *g;
 }
 
 void gpulat__tk_ptr_gens_free(struct gpulat_tracker *t)
@@ -196,7 +201,7 @@ void gpulat__tk_ptr_signal(struct gpulat_tracker *t, const struct gpulat_event *
 	 */
 	j = t->run_slot[ev->cpu];
 	t->run_slot[ev->cpu] = NULL;
-	if (j && !j->in_fence && j->j.ts[GPULAT_ST_DONE] == GPULAT_NONE &&
+	if (j && !j->in_fence && j->ts[GPULAT_ST_DONE] == GPULAT_NONE &&
 	    (!ev->timeline || !j->ring || !strncmp(j->ring->name, "0x", 2) ||
 	     !strcmp(j->ring->name, ev->timeline))) {
 		gpulat__tk_set_fence(t, j, U32(ev->ctx + 1), ev->seqno, true);
@@ -205,7 +210,7 @@ void gpulat__tk_ptr_signal(struct gpulat_tracker *t, const struct gpulat_event *
 	}
 	/* <= 6.16: the finished fence signal follows the done on the same cpu */
 	j = t->cpu_slot[ev->cpu];
-	if (j && !j->in_fence && j->j.ts[GPULAT_ST_SIGNAL] == GPULAT_NONE &&
+	if (j && !j->in_fence && j->ts[GPULAT_ST_SIGNAL] == GPULAT_NONE &&
 	    (!ev->timeline || !j->ring || j->ring->name == t->unknown ||
 	     !strncmp(j->ring->name, "0x", 2) || !strcmp(j->ring->name, ev->timeline)))
 		gpulat__tk_attach_signal(t, j, ev);

@@ -19,7 +19,7 @@ int gpulat__tk_on_queue(struct gpulat_tracker *t, const struct gpulat_event *ev)
 			return -ENOMEM;
 	} else if (ev->flags & GPULAT_EVF_FENCE) {
 		j = gpulat__tk_find_fence(t, ev->ctx, ev->seqno, true);
-		if (j && j->j.ts[GPULAT_ST_QUEUE] != GPULAT_NONE && !j->from_amd)
+		if (j && j->ts[GPULAT_ST_QUEUE] != GPULAT_NONE && !j->from_amd)
 			j = NULL; /* a second queue of one fence: a new job */
 		if (!j)
 			j = gpulat__tk_new_job(t, ev, r);
@@ -28,8 +28,8 @@ int gpulat__tk_on_queue(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		gpulat__tk_set_ring(t, j, r);
 		if (j->in_fence && j->fence32) {
 			/* created by a 32-bit event: take the full values */
-			j->j.ctx = ev->ctx;
-			j->j.seqno = ev->seqno;
+			j->ctx = ev->ctx;
+			j->seqno = ev->seqno;
 			j->fence32 = false;
 		}
 		gpulat__tk_set_fence(t, j, ev->ctx, ev->seqno, false);
@@ -60,7 +60,7 @@ int gpulat__tk_on_run(struct gpulat_tracker *t, const struct gpulat_event *ev)
 			return -ENOMEM;
 	} else if (ev->flags & GPULAT_EVF_FENCE) {
 		j = gpulat__tk_find_fence(t, ev->ctx, ev->seqno, true);
-		if (j && j->j.ts[GPULAT_ST_DONE] != GPULAT_NONE)
+		if (j && j->ts[GPULAT_ST_DONE] != GPULAT_NONE)
 			j = NULL;
 		if (!j) {
 			t->c.orphan_run++;
@@ -70,18 +70,18 @@ int gpulat__tk_on_run(struct gpulat_tracker *t, const struct gpulat_event *ev)
 			gpulat__tk_set_fence(t, j, ev->ctx, ev->seqno, false);
 		}
 		gpulat__tk_ctx_learn(t, ev->ctx, r);
-		if (ev->flags & GPULAT_EVF_CLIENT && j->j.client_id == GPULAT_NONE)
-			j->j.client_id = ev->client_id;
+		if (ev->flags & GPULAT_EVF_CLIENT && j->client_id == GPULAT_NONE)
+			j->client_id = ev->client_id;
 	} else {
 		return 0;
 	}
 	gpulat__tk_set_ring(t, j, r);
 	if (!j->in_fence && gpulat__tk_ensure_cpu(t, ev->cpu) == 0)
 		t->run_slot[ev->cpu] = j;
-	if (j->j.ts[GPULAT_ST_RUN] == GPULAT_NONE) {
-		gpulat__tk_stage(j, GPULAT_ST_RUN, ev);
+	if (j->ts[GPULAT_ST_RUN] == GPULAT_NONE) {
+		gpulat__tk_stage(t, j, GPULAT_ST_RUN, ev);
 		if (ev->flags & GPULAT_EVF_COUNTS)
-			j->j.hw_job_count = ev->hw_job_count;
+			j->hw_job_count = ev->hw_job_count;
 	}
 	/* 6.17+: the run signals its scheduled fence (context - 1), which jobs may wait for */
 	if (t->watches.n && (ev->flags & GPULAT_EVF_FENCE) && ev->ctx) {
@@ -91,9 +91,9 @@ int gpulat__tk_on_run(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		gpulat__tk_signal_watches(t, &sev);
 	}
 	/* its done inserts it into the dependency cache: load those buckets now */
-	gpulat__htab_prefetch_slot(&t->dc_seq, j->j.seq, 0);
+	gpulat__htab_prefetch_slot(&t->dc_seq, j->seq, 0);
 	if (j->in_fence)
-		gpulat__htab_prefetch_slot(&t->dc_fence, FK(t, j->j.ctx), U32(j->j.seqno));
+		gpulat__htab_prefetch_slot(&t->dc_fence, FK(t, j->ctx), U32(j->seqno));
 	gpulat__tk_keep_last(t, j);
 	gpulat__tk_evict_if_needed(t);
 	return 0;
@@ -112,7 +112,7 @@ int gpulat__tk_on_done(struct gpulat_tracker *t, const struct gpulat_event *ev)
 			return -ENOMEM;
 	} else if (ev->flags & GPULAT_EVF_FENCE) {
 		j = gpulat__tk_find_fence(t, ev->ctx, ev->seqno, true);
-		if (j && j->j.ts[GPULAT_ST_DONE] != GPULAT_NONE)
+		if (j && j->ts[GPULAT_ST_DONE] != GPULAT_NONE)
 			j = NULL;
 		if (!j) {
 			j = gpulat__tk_new_job(t, ev, gpulat__tk_ctx_ring(t, ev->ctx));
@@ -132,12 +132,12 @@ void gpulat__tk_attach_signal(struct gpulat_tracker *t, struct job *j,
 {
 	struct dent *d;
 
-	if (j->j.ts[GPULAT_ST_SIGNAL] == GPULAT_NONE)
-		gpulat__tk_stage(j, GPULAT_ST_SIGNAL, ev);
+	if (j->ts[GPULAT_ST_SIGNAL] == GPULAT_NONE)
+		gpulat__tk_stage(t, j, GPULAT_ST_SIGNAL, ev);
 	if (!j->in_fence) {
 		gpulat__tk_set_fence(t, j, ev->ctx, ev->seqno,
 				     (ev->flags & GPULAT_EVF_FENCE32) != 0);
-		d = gpulat__tk_dc_find_seq(t, j->j.seq);
+		d = gpulat__tk_dc_find_seq(t, j->seq);
 		if (d)
 			gpulat__tk_dc_set_fence(t, d, ev->ctx, ev->seqno);
 	}
@@ -163,14 +163,14 @@ int gpulat__tk_on_signal(struct gpulat_tracker *t, const struct gpulat_event *ev
 		return 0;
 	j = gpulat__tk_find_fence_signal(t, ev->ctx, ev->seqno, full);
 	if (j) {
-		if (t->era == GPULAT_ERA_AMDGPU && j->j.ts[GPULAT_ST_DONE] == GPULAT_NONE) {
+		if (t->era == GPULAT_ERA_AMDGPU && j->ts[GPULAT_ST_DONE] == GPULAT_NONE) {
 			/*
 			 * amdgpu-only traces: the finished fence signal is the
 			 * done, every stage is a driver event (front ends that
 			 * annotate done events look for this flag)
 			 */
-			j->j.timing |= GPULAT_TIMING_DRIVER;
-			gpulat__tk_stage(j, GPULAT_ST_SIGNAL, ev);
+			j->timing |= GPULAT_TIMING_DRIVER;
+			gpulat__tk_stage(t, j, GPULAT_ST_SIGNAL, ev);
 			gpulat__tk_complete(t, j, ev);
 			return 0;
 		}

@@ -53,24 +53,70 @@ struct watch {
 	struct gpulat__hnode	node;
 	struct watch		*next;		/* the job's other watches */
 	struct job		*job;
-	unsigned int		dep;		/* index in job->deps */
+	unsigned int		dep;		/* index in the job's deps */
 };
 
+/*
+ * An open job: only what linking and the stage times need while it is open
+ * (the public struct gpulat_job is built when it is handed out,
+ * gpulat__tk_build()). Strings are gpulat__strtab_id()s; what only some
+ * jobs have lives out of line in arrays parallel to the job slab, allocated
+ * for a slab chunk when one of its jobs first needs them (struct jchunk):
+ * pointer-era keys, dependencies, host references. 176 bytes where the
+ * record holding a gpulat_job took 424 + malloc's 8 (bench/inflight-rss).
+ */
 struct job {
-	struct watch		*watches;
 	struct gpulat__hnode	by_fence;
+	struct job		*prev, *next;	/* open list (first sight order), held list, free list */
+	struct ring		*ring;
+	uint64_t		seq;
+	uint64_t		ts[GPULAT_ST__COUNT];
+	uint64_t		ctx, seqno;	/* finished fence, GPULAT_NONE if unknown */
+	uint64_t		client_id;
+	uint64_t		start_ts;
+	int32_t			cpu[GPULAT_ST__COUNT];
+	int32_t			pid;
+	int32_t			file;
+	int32_t			slot_cpu;	/* per-cpu "last done" slot it occupies, -1 */
+	uint32_t		idx;		/* slab slot: t->chunks[idx >> JCHUNK_SHIFT] */
+	uint32_t		comm;		/* string ids */
+	uint32_t		dev;		/* the device while it has no ring */
+	uint32_t		job_count;
+	int32_t			hw_job_count;
+	bool			in_fence : 1, in_ptr : 1, in_id : 1;
+	bool			fence32 : 1;	/* ctx/seqno known only on 32 bits */
+	bool			held : 1;	/* done, waiting for its signal */
+	bool			from_amd : 1;	/* created by an amdgpu event */
+	bool			kernel_job : 1;	/* queued with a client id: gpulat_kernel_job_name() */
+	uint8_t			timing;		/* GPULAT_TIMING_* (bits 0-4) */
+};
+
+/* a job's keys of the pointer eras (<= 6.16); 6.17+ jobs have none */
+struct jptr {
 	struct gpulat__hnode	by_ptr;
 	struct gpulat__hnode	by_id;
-	bool			in_fence, in_ptr, in_id;
-	bool			fence32;	/* ctx/seqno known only on 32 bits */
-	bool			held;		/* done, waiting for its signal */
-	bool			from_amd;	/* created by an amdgpu event */
-	struct job		*prev, *next;	/* open list (first sight order) or held list */
-	struct ring		*ring;
+	struct job		*job;
+	uint64_t		id;		/* GPULAT_NONE when unknown */
+	uint64_t		fence_ptr;	/* 0 when unknown */
+	uint32_t		ptr_gen;
+};
+
+/* a job's dependencies; the array is kept for the slot's next job */
+struct jdeps {
 	struct gpulat_dep	*deps;
 	unsigned int		ndeps, capdeps;
-	int			slot_cpu;	/* per-cpu "last done" slot it occupies, -1 */
-	struct gpulat_job	j;
+	struct watch		*watches;
+};
+
+#define JCHUNK_SHIFT		8
+#define JCHUNK			(1u << JCHUNK_SHIFT)	/* jobs per slab chunk */
+
+struct jchunk {
+	struct job		jobs[JCHUNK];
+	/* parallel to jobs[], NULL until a job of the chunk needs them */
+	struct jptr		*ptr;
+	struct jdeps		*deps;
+	void			*(*refs)[GPULAT_ST__COUNT];	/* gpulat_event.ref */
 };
 
 /* a completed job, remembered for dependency resolution */
@@ -141,8 +187,11 @@ struct gpulat_tracker {
 	struct gpulat__htab	watches;	/* foreign dependency fences */
 	struct joblist		open;		/* no done yet */
 	struct joblist		held;		/* done, waiting for the signal */
-	struct job		*free_jobs;	/* emitted jobs for reuse, by ->next */
-	size_t			nfree_jobs;
+	/* job slab: chunks never move; emitted jobs go to free_jobs (by ->next) */
+	struct jchunk		**chunks;
+	uint32_t		nchunks, capchunks;
+	struct job		*free_jobs;
+	uint32_t		empty_id;	/* gpulat__strtab_id(empty) */
 
 	struct dent		*dc;		/* DCACHE_SIZE ring of completed jobs */
 	size_t			dc_next;
@@ -159,9 +208,20 @@ struct gpulat_tracker {
 
 	struct gpulat_tracker_counters c;
 
-	/* the job of the last event fed, for gpulat_tracker_last_job() */
+	/*
+	 * the job of the last event fed, for gpulat_tracker_last_job(): built
+	 * only when asked (most front ends never ask) from @last_job while it
+	 * is open, or built at its emission
+	 */
 	struct gpulat_job	last;
 	bool			has_last;
+	enum {
+		LAST_BUILT,
+		LAST_OPEN,
+		LAST_HELD
+	} last_state;
+	struct job		*last_job;
+	uint64_t		last_seq;	/* last.seq, always set */
 
 	/* drivers without drm_sched, created at their first event */
 	struct gpulat__i915	*i915;
@@ -180,10 +240,52 @@ struct gpulat_tracker {
 	int nptr_gens;
 };
 
-/* the ring's name as every front end shows it: the real name once known */
-static inline const char *shown_ring(const struct job *j)
+static inline struct jchunk *job_chunk(const struct gpulat_tracker *t, const struct job *j)
 {
-	return j->ring && j->ring->alias ? j->ring->alias : j->j.ring;
+	return t->chunks[j->idx >> JCHUNK_SHIFT];
+}
+
+/* the pointer-era keys of @j, NULL when it has none */
+static inline struct jptr *job_ptrx(const struct gpulat_tracker *t, const struct job *j)
+{
+	struct jchunk *c = job_chunk(t, j);
+
+	return c->ptr ? &c->ptr[j->idx & (JCHUNK - 1)] : NULL;
+}
+
+/* the dependencies of @j, NULL when it has none */
+static inline struct jdeps *job_depx(const struct gpulat_tracker *t, const struct job *j)
+{
+	struct jchunk *c = job_chunk(t, j);
+
+	return c->deps ? &c->deps[j->idx & (JCHUNK - 1)] : NULL;
+}
+
+static inline unsigned int job_ndeps(const struct gpulat_tracker *t, const struct job *j)
+{
+	const struct jdeps *d = job_depx(t, j);
+
+	return d ? d->ndeps : 0;
+}
+
+static inline uint64_t job_fence_ptr(const struct gpulat_tracker *t, const struct job *j)
+{
+	const struct jptr *p = job_ptrx(t, j);
+
+	return p ? p->fence_ptr : 0;
+}
+
+static inline const char *job_dev(const struct gpulat_tracker *t, const struct job *j)
+{
+	return j->ring ? j->ring->dev : gpulat__strtab_str(t->strs, j->dev);
+}
+
+/* the ring's name as every front end shows it: the real name once known */
+static inline const char *shown_ring(const struct gpulat_tracker *t, const struct job *j)
+{
+	if (!j->ring)
+		return t->unknown;
+	return j->ring->alias ? j->ring->alias : j->ring->name;
 }
 
 /* fences of the drm_sched scheduler (amd_sched before 4.17 renamed it) */
@@ -227,9 +329,15 @@ void gpulat__tk_dc_add(struct gpulat_tracker *t, const struct job *j);
 struct job *gpulat__tk_new_job(struct gpulat_tracker *t, const struct gpulat_event *ev,
 			       struct ring *r);
 void gpulat__tk_set_ring(struct gpulat_tracker *t, struct job *j, struct ring *r);
-void gpulat__tk_stage(struct job *j, enum gpulat_stage st, const struct gpulat_event *ev);
+void gpulat__tk_stage(struct gpulat_tracker *t, struct job *j, enum gpulat_stage st,
+		      const struct gpulat_event *ev);
 void gpulat__tk_free_job(struct gpulat_tracker *t, struct job *j);
 void gpulat__tk_keep_last(struct gpulat_tracker *t, struct job *j);
+const struct gpulat_job *gpulat__tk_last(struct gpulat_tracker *t);
+/* the out-of-line parts of @j, allocated for its chunk if needed; NULL: ENOMEM */
+struct jptr *gpulat__tk_ptrx(struct gpulat_tracker *t, struct job *j);
+struct jdeps *gpulat__tk_depx(struct gpulat_tracker *t, struct job *j);
+void gpulat__tk_jobs_free(struct gpulat_tracker *t);
 void gpulat__tk_emit(struct gpulat_tracker *t, struct job *j);
 void gpulat__tk_evict_if_needed(struct gpulat_tracker *t);
 void gpulat__tk_expire_held(struct gpulat_tracker *t, uint64_t now);

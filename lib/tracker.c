@@ -45,6 +45,8 @@ static void sink_emit(void *data, struct gpulat_job *j)
 	t->c.jobs++;
 	t->last = *j;
 	t->last.deps = NULL;
+	t->last_state = LAST_BUILT;
+	t->last_seq = j->seq;
 	t->has_last = true;
 	if (t->ops.job)
 		t->ops.job(j, t->data);
@@ -56,6 +58,8 @@ static void sink_last(void *data, const struct gpulat_job *j)
 
 	t->last = *j;
 	t->last.deps = NULL;
+	t->last_state = LAST_BUILT;
+	t->last_seq = j->seq;
 	t->has_last = true;
 }
 
@@ -110,9 +114,9 @@ static int on_hw(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		return ret;
 	/* msm retired: the held job it completes may go, unless its signal is due */
 	for (j = t->held.head; j; j = j->next) {
-		if (j->j.seq != seq)
+		if (j->seq != seq)
 			continue;
-		if (!t->signal_expected || j->j.ts[GPULAT_ST_SIGNAL] != GPULAT_NONE)
+		if (!t->signal_expected || j->ts[GPULAT_ST_SIGNAL] != GPULAT_NONE)
 			gpulat__tk_emit(t, j);
 		break;
 	}
@@ -128,15 +132,15 @@ static int xe_after(struct gpulat_tracker *t, const struct gpulat_event *ev, int
 		t->last_run.ts = ev->ts;
 		t->last_run.pid = ev->pid;
 		t->last_run.file = ev->file;
-		t->last_run_seq = t->last.seq;
-		if (t->hw && (ret = gpulat__hw_ran(t->hw, ev, t->last.seq)))
+		t->last_run_seq = t->last_seq;
+		if (t->hw && (ret = gpulat__hw_ran(t->hw, ev, t->last_seq)))
 			return ret;
 	}
 	if (!t->xe)
 		return 0;
 	if (ev->kind == GPULAT_EV_QUEUE)
-		return gpulat__xe_queued(t->xe, ev, t->last.seq);
-	return gpulat__xe_ran(t->xe, ev, t->last.seq);
+		return gpulat__xe_queued(t->xe, ev, t->last_seq);
+	return gpulat__xe_ran(t->xe, ev, t->last_seq);
 }
 
 /**
@@ -166,6 +170,7 @@ struct gpulat_tracker *gpulat_tracker_new(const struct gpulat_tracker_ops *ops, 
 	t->unknown = gpulat__strtab_intern(t->strs, "?");
 	if (!t->empty || !t->unknown)
 		goto fail;
+	t->empty_id = gpulat__strtab_id(t->empty);
 	if (gpulat__htab_init(&t->rings, 16) || gpulat__htab_init(&t->ctxs, 64) ||
 	    gpulat__htab_init(&t->by_fence, 1024) || gpulat__htab_init(&t->by_ptr, 1024) ||
 	    gpulat__htab_init(&t->by_id, 1024) || gpulat__htab_init(&t->dc_seq, 1024) ||
@@ -208,13 +213,7 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 		gpulat__tk_list_del(&t->held, j);
 		gpulat__tk_free_job(t, j);
 	}
-	while (t->free_jobs) {
-		struct job *j = t->free_jobs;
-
-		t->free_jobs = j->next;
-		free(j->deps);
-		free(j);
-	}
+	gpulat__tk_jobs_free(t);
 	for (r = t->all_rings; r; r = rn) {
 		rn = r->next_all;
 		free(r);
@@ -422,7 +421,8 @@ void gpulat_tracker_flush(struct gpulat_tracker *t, uint64_t end_ts)
  */
 const struct gpulat_job *gpulat_tracker_last_job(const struct gpulat_tracker *t)
 {
-	return t->has_last ? &t->last : NULL;
+	/* the copy is built on the first ask after the event (gpulat__tk_last()) */
+	return gpulat__tk_last((struct gpulat_tracker *)t);
 }
 
 /**
