@@ -111,7 +111,7 @@ struct ring *gpulat__tk_ctx_ring(struct gpulat_tracker *t, uint64_t ctx)
 	return n ? gpulat_container_of(n, struct ctxmap, node)->ring : NULL;
 }
 
-int gpulat__tk_ensure_cpu(struct gpulat_tracker *t, int cpu)
+int gpulat__tk_grow_cpu(struct gpulat_tracker *t, int cpu)
 {
 	struct job **s, **rs;
 	struct initslot *is;
