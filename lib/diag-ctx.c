@@ -543,6 +543,7 @@ static int feed_wait(struct gpulat_diag *d, const struct gpulat_event *ev)
 	return push_iv(&t->fwait, t->fwait_ts, ev->ts, (int)t->fwait_seqno, (int)t->fwait_ctx);
 }
 
+/* the comm of its queue events names a submitter (its gaps: gpulat__diag_gap()) */
 static int feed_queue(struct gpulat_diag *d, const struct gpulat_event *ev)
 {
 	struct dg_task *t = task_get(d, ev->file, ev->pid);
@@ -551,22 +552,6 @@ static int feed_queue(struct gpulat_diag *d, const struct gpulat_event *ev)
 		return -ENOMEM;
 	if (ev->comm)
 		t->qcomm = gpulat__strtab_intern(d->names, ev->comm);
-	if (t->any_queue && ev->ts > t->last_queue_ts &&
-	    ev->ts - t->last_queue_ts > d->o.stall_threshold_ns) {
-		struct dg_stall st = {
-			.kind = GPULAT_STALL_SUBMIT_GAP, .pid = ev->pid,
-			.start_ts = t->last_queue_ts, .end_ts = ev->ts,
-		};
-
-		dg_explain_window(d, ev->file, ev->pid, ev->cpu, t->last_queue_ts, ev->ts, &st.x);
-		if (dg_stall_add(d, &st) < 0)
-			return -ENOMEM;
-	}
-	if (!t->any_queue || ev->ts > t->last_queue_ts) {
-		t->last_queue_ts = ev->ts;
-		t->last_queue_cpu = ev->cpu;
-	}
-	t->any_queue = true;
 	return 0;
 }
 
@@ -673,8 +658,7 @@ struct gpulat_diag *gpulat_diag_new(const struct gpulat_diag_opts *o)
 	dg_ring_init(&d->task_sink.runq, sizeof(struct dg_iv), 256);
 	dg_ring_init(&d->task_sink.fwait, sizeof(struct dg_iv), 256);
 	if (!d->names || dg_stalls_init(d) < 0 || gpulat__htab_init(&d->tasks, 256) < 0 ||
-	    gpulat__htab_init(&d->fences, 1024) < 0 || dg_rmap_init(&d->idle_map) < 0 ||
-	    dg_rmap_init(&d->fp_map) < 0) {
+	    gpulat__htab_init(&d->fences, 1024) < 0 || dg_rmap_init(&d->fp_map) < 0) {
 		gpulat_diag_free(d);
 		errno = ENOMEM;
 		return NULL;
@@ -683,8 +667,8 @@ struct gpulat_diag *gpulat_diag_new(const struct gpulat_diag_opts *o)
 }
 
 /*
- * The stall threshold learnt while reading (display refresh, lib/frames.c):
- * submit gaps ending after this call are judged against it.
+ * Kept for the ABI: the diagnosis looks for no gaps itself any more (the
+ * statistics do, with their threshold: gpulat_session_set_stall_threshold()).
  */
 void gpulat_diag_set_stall_threshold(struct gpulat_diag *d, uint64_t ns)
 {
@@ -725,11 +709,9 @@ void gpulat_diag_free(struct gpulat_diag *d)
 	dg_ring_fini(&d->task_sink.runq);
 	dg_ring_fini(&d->task_sink.fwait);
 	dg_fp_free(d);
-	dg_rmap_fini(&d->idle_map);
 	dg_rmap_fini(&d->fp_map);
 	gpulat__topk_fini(&d->stalls);
 	free(d->worst);
-	free(d->idle);
 	free(d->irqc);
 	if (d->names)
 		gpulat__strtab_free(d->names);
@@ -752,12 +734,7 @@ int gpulat_diag_job(struct gpulat_diag *d, const struct gpulat_job *job)
 	ret = dg_fp_job(d, job);
 	if (ret < 0)
 		return ret;
-	if (job->status == GPULAT_JOB_COMPLETE)
-		dg_idle_check(d, job);
-	if (d->err)
-		return d->err;
-	/* in a session the statistics say which jobs are among the worst */
-	return d->worst_from_stats ? 0 : dg_worst_offer(d, job);
+	return d->err;
 }
 
 /**

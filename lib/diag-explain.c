@@ -499,11 +499,11 @@ int dg_stalls_init(struct gpulat_diag *d)
 }
 
 /*
- * Keep the explanations of the GPULAT_DIAG_STALLS_KEPT longest stall
- * candidates (was: the first 65536, ~140 MB, and none for a long stall late
- * in a trace with more); lookups scan them.
+ * Keep the explanations of the GPULAT_DIAG_STALLS_KEPT longest gaps (was:
+ * the first 65536, ~140 MB, and none for a long stall late in a trace with
+ * more); lookups scan them.
  */
-int dg_stall_add(struct gpulat_diag *d, const struct dg_stall *st)
+static int stall_keep(struct gpulat_diag *d, const struct dg_stall *st)
 {
 	if (d->stalls.n == d->stalls.max)
 		d->stalls_dropped++;
@@ -515,8 +515,14 @@ uint64_t gpulat_diag_stalls_dropped(const struct gpulat_diag *d)
 	return d ? d->stalls_dropped : 0;
 }
 
-/* keep the explanations of the jobs that may end in the worst list */
-int dg_worst_offer(struct gpulat_diag *d, const struct gpulat_job *job)
+/*
+ * A job gpulat_stats just put into its worst list: keep its explanation,
+ * from the context as it is now (the job has just finished). At most
+ * 2 top_n + 16 are kept, the smallest metric goes: a job of the final top_n
+ * could only go for more than top_n larger ones, so every job the report
+ * lists keeps its explanation.
+ */
+int gpulat__diag_worst(struct gpulat_diag *d, const struct gpulat_job *job)
 {
 	size_t cap = 2 * (size_t)d->o.top_n + 16, i, min = 0;
 	uint64_t m = gpulat__job_metric(job, d->o.worst_by);
@@ -546,113 +552,62 @@ int dg_worst_offer(struct gpulat_diag *d, const struct gpulat_job *job)
 	return 0;
 }
 
-void gpulat__diag_worst_from_stats(struct gpulat_diag *d)
+/* a ring-idle gap ended by @job: its submitter until it queued, and its own wait */
+static void explain_ring_idle(struct gpulat_diag *d, const struct gpulat__gap *g,
+			      struct dg_stall *st)
 {
-	d->worst_from_stats = true;
+	const struct gpulat_job *job = g->job;
+	uint64_t q = job->ts[GPULAT_ST_QUEUE];
+	struct gpulat_explain jx;
+	unsigned int i;
+
+	if (q != GPULAT_NONE && q > g->from)
+		dg_explain_window(d, job->file, job->pid, job->cpu[GPULAT_ST_QUEUE], g->from, q,
+				  &st->x);
+	else
+		memset(&st->x, 0, sizeof(st->x));
+	st->x.from_ts = g->from;
+	st->x.to_ts = g->to;
+	st->x.pid = job->pid;
+	/* and why the job itself waited before it started */
+	dg_explain_job(d, job, &jx);
+	for (i = 0; i < jx.n; i++) {
+		struct gpulat_hint *h;
+
+		if (jx.h[i].cause == GPULAT_CAUSE_IRQ && jx.h[i].cpu == job->cpu[GPULAT_ST_DONE])
+			continue; /* completion side: not why the ring idled */
+		h = hint_new(&st->x, jx.h[i].cause, jx.h[i].score, 0, 0, 0);
+		if (h)
+			*h = jx.h[i];
+	}
+	st->x.partial |= jx.partial;
+	dg_explain_sort(&st->x);
 }
 
 /*
- * A job gpulat_stats just put into its worst list: keep its explanation,
- * from the context as it is now (the job has just finished). The kept set is
- * bounded as dg_worst_offer() bounds it (2 top_n + 16, the smallest metric
- * goes): a job of the final top_n could only go for more than top_n larger
- * ones, so every job the report lists keeps its explanation.
+ * A gap over the threshold just ended (gpulat_stats says so, at its end):
+ * explain it from the context as the trace shows it now, and keep the
+ * explanation for the stall verdict of the statistics (gpulat_diag_stall_explain()).
  */
-int gpulat__diag_worst(struct gpulat_diag *d, const struct gpulat_job *job)
+int gpulat__diag_gap(struct gpulat_diag *d, const struct gpulat__gap *g)
 {
-	return d && job ? dg_worst_offer(d, job) : -EINVAL;
-}
+	struct dg_stall st = {
+		.kind = g->kind,
+		.pid = g->pid,
+		.start_ts = g->from,
+		.end_ts = g->to,
+	};
 
-/* the ring's idle row (dg_rmap_get()): NULL with *err 0 over the ring cap */
-static struct dg_idle *idle_get(struct gpulat_diag *d, const struct gpulat_job *job, int *err)
-{
-	const char *dev = job->dev ? job->dev : "", *ring = job->ring ? job->ring : "?";
-	struct dg_idle *v;
-	long i;
-
-	*err = 0;
-	if (d->nidle == d->capidle) {
-		size_t cap = d->capidle ? d->capidle * 2 : 16;
-
-		v = realloc(d->idle, cap * sizeof(*v));
-		if (!v) {
-			*err = -ENOMEM;
-			return NULL;
-		}
-		d->idle = v;
-		d->capidle = cap;
+	if (g->kind == GPULAT_STALL_SUBMIT_GAP) {
+		dg_explain_window(d, g->file, g->pid, g->cpu, g->from, g->to, &st.x);
+	} else {
+		st.dev = gpulat__strtab_intern(d->names, g->job->dev ? g->job->dev : "");
+		st.ring = gpulat__strtab_intern(d->names, g->job->ring);
+		if (!st.dev || !st.ring)
+			return -ENOMEM;
+		explain_ring_idle(d, g, &st);
 	}
-	i = dg_rmap_get(d, &d->idle_map, job->file, dev, ring);
-	if (i < 0) {
-		*err = i == -ENOSPC ? 0 : (int)i;
-		return NULL;
-	}
-	if ((size_t)i < d->nidle)
-		return &d->idle[i];
-	v = &d->idle[d->nidle++];
-	v->dev = gpulat__strtab_intern(d->names, dev);
-	v->ring = gpulat__strtab_intern(d->names, ring);
-	v->file = job->file;
-	v->last_done = GPULAT_NONE;
-	if (!v->dev || !v->ring) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	return v;
-}
-
-/* a job that ends a ring-idle stall: explain its submitter and its wait */
-void dg_idle_check(struct gpulat_diag *d, const struct gpulat_job *job)
-{
-	uint64_t start = job->start_ts, done = job->ts[GPULAT_ST_DONE];
-	struct dg_idle *ri;
-	int err;
-
-	if (start == GPULAT_NONE || done == GPULAT_NONE || !job->ring)
-		return;
-	ri = idle_get(d, job, &err);
-	if (!ri) {
-		if (err)
-			d->err = err;
-		return;
-	}
-	if (ri->last_done != GPULAT_NONE && start > ri->last_done &&
-	    start - ri->last_done > d->o.stall_threshold_ns) {
-		struct dg_stall st = {
-			.kind = GPULAT_STALL_RING_IDLE, .pid = job->pid, .dev = ri->dev,
-			.ring = ri->ring, .start_ts = ri->last_done, .end_ts = start,
-		};
-		struct gpulat_explain jx;
-		uint64_t q = job->ts[GPULAT_ST_QUEUE];
-		unsigned int i;
-
-		if (q != GPULAT_NONE && q > ri->last_done)
-			dg_explain_window(d, job->file, job->pid, job->cpu[GPULAT_ST_QUEUE],
-					  ri->last_done, q, &st.x);
-		else
-			memset(&st.x, 0, sizeof(st.x));
-		st.x.from_ts = ri->last_done;
-		st.x.to_ts = start;
-		st.x.pid = job->pid;
-		/* and why the job itself waited before it started */
-		dg_explain_job(d, job, &jx);
-		for (i = 0; i < jx.n; i++) {
-			struct gpulat_hint *h;
-
-			if (jx.h[i].cause == GPULAT_CAUSE_IRQ &&
-			    jx.h[i].cpu == job->cpu[GPULAT_ST_DONE])
-				continue;	/* completion side: not why the ring idled */
-			h = hint_new(&st.x, jx.h[i].cause, jx.h[i].score, 0, 0, 0);
-			if (h)
-				*h = jx.h[i];
-		}
-		st.x.partial |= jx.partial;
-		dg_explain_sort(&st.x);
-		if (dg_stall_add(d, &st) < 0)
-			d->err = -ENOMEM;
-	}
-	if (ri->last_done == GPULAT_NONE || done > ri->last_done)
-		ri->last_done = done;
+	return stall_keep(d, &st);
 }
 
 const struct gpulat_explain *gpulat_diag_stall_explain(const struct gpulat_diag *d,

@@ -385,8 +385,7 @@ bool gpulat_diag_caps_hit(const struct gpulat_diag *d, char *buf, size_t len)
 	size_t off = 0;
 	int w;
 
-	if (!d || !len ||
-	    (!d->tasks_dropped && !d->idle_map.dropped && !d->fp_map.dropped && !d->irqs_dropped))
+	if (!d || !len || (!d->tasks_dropped && !d->fp_map.dropped && !d->irqs_dropped))
 		return false;
 	w = snprintf(buf, len, "diagnosis memory cap hit, not followed:");
 	off = w > 0 && (size_t)w < len ? (size_t)w : len - 1;
@@ -396,7 +395,7 @@ bool gpulat_diag_caps_hit(const struct gpulat_diag *d, char *buf, size_t len)
 		off += w > 0 && (size_t)w < len - off ? (size_t)w : 0;
 		sep = ",";
 	}
-	if (d->idle_map.dropped || d->fp_map.dropped) {
+	if (d->fp_map.dropped) {
 		w = snprintf(buf + off, len - off, "%s rings beyond %zu (GPULAT_MAX_GROUPS)", sep,
 			     gpulat__cap(GPULAT_CAP_GROUPS));
 		off += w > 0 && (size_t)w < len - off ? (size_t)w : 0;

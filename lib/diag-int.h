@@ -86,10 +86,7 @@ struct dg_task {
 	struct dg_ring	runq;		/* struct dg_iv: runnable, not running; what = cpu, who = holder */
 	struct dg_ring	fwait;		/* struct dg_iv: blocked in dma_fence_wait; what = seqno */
 	bool		in_fwait;
-	uint64_t	fwait_ts, fwait_ctx, fwait_seqno;
-	bool		any_queue;
-	uint64_t	last_queue_ts;
-	int		last_queue_cpu;
+	uint64_t fwait_ts, fwait_ctx, fwait_seqno;
 	const char	*qcomm;		/* comm of its queue events */
 };
 
@@ -169,16 +166,10 @@ struct gpulat_diag {
 	struct gpulat__htab tasks;
 	uint64_t	now;
 
-	struct gpulat__topk stalls;	/* struct dg_stall, the longest (dg_stall_add) */
+	struct gpulat__topk stalls; /* struct dg_stall, the longest gaps (gpulat__diag_gap) */
 	uint64_t	stalls_dropped;	/* explanations not kept: more than the cap */
-	struct dg_worst	*worst;
-	size_t		nworst, capworst;
-	bool		worst_from_stats;	/* candidates come from gpulat__diag_worst() */
-
-	/* ring idle detection: last done per ring */
-	struct dg_idle { const char *dev, *ring; int file; uint64_t last_done; } *idle;
-	size_t		nidle, capidle;
-	struct dg_rmap	idle_map;
+	struct dg_worst *worst; /* gpulat__diag_worst() */
+	size_t nworst, capworst;
 
 	struct dg_fp_ring *fp;
 	size_t		nfp, capfp;
@@ -214,9 +205,6 @@ void dg_explain_window(struct gpulat_diag *d, int file, int pid, int cpu, uint64
 void dg_explain_job(struct gpulat_diag *d, const struct gpulat_job *job, struct gpulat_explain *x);
 void dg_explain_sort(struct gpulat_explain *x);
 int dg_stalls_init(struct gpulat_diag *d);
-int dg_stall_add(struct gpulat_diag *d, const struct dg_stall *st);
-int dg_worst_offer(struct gpulat_diag *d, const struct gpulat_job *job);
-void dg_idle_check(struct gpulat_diag *d, const struct gpulat_job *job);
 
 /* diag-fencepath.c */
 int dg_fp_feed(struct gpulat_diag *d, const struct gpulat_event *ev);

@@ -209,16 +209,46 @@ void gpulat__stats_on_stall(struct gpulat_stats *s,
 void gpulat__stats_on_worst(struct gpulat_stats *s,
 			    void (*fn)(const struct gpulat_job *job, void *data), void *data);
 
+/*
+ * A gap over the stall threshold in force when it ended, said by the
+ * statistics at its end (time order), before they judge it: the stall
+ * verdict comes at their sweep, when the threshold is final and the pace of
+ * the process known, but what the trace shows around the gap (the context
+ * the diagnosis explains it from) is only there now.
+ *  - submit gap: two queue events of (@file, @pid), the second on @cpu
+ *  - ring idle: @job (complete) started @to after the ring's last done @from
+ */
+struct gpulat__gap {
+	enum gpulat_stall_kind kind;
+	int file, pid, cpu;
+	uint64_t from, to;
+	const struct gpulat_job *job; /* ring idle only */
+};
+
+/* @fn sees every gap over the threshold when it ends (the session's diagnosis) */
+void gpulat__stats_on_gap(struct gpulat_stats *s,
+			  void (*fn)(const struct gpulat__gap *g, void *data), void *data);
+/* a queue event of a job, in time order (the tracker's queued hook) */
+int gpulat__stats_queued(struct gpulat_stats *s, const struct gpulat_event *ev);
+
+/* ---- tracker (tracker.c) ------------------------------------------------- */
+
+struct gpulat_tracker;
+
+/* @fn sees the queue event of every job, when the tracker took it (time order) */
+void gpulat__tracker_on_queued(struct gpulat_tracker *t,
+			       void (*fn)(const struct gpulat_event *ev, void *data), void *data);
+
 /* ---- diagnosis (diag-*.c) ------------------------------------------------ */
 
 struct gpulat_diag;
 
 /*
- * The session's diagnosis: gpulat_diag_job() no longer picks worst-job
- * candidates itself; the session hands it, through gpulat__diag_worst(),
- * the jobs gpulat_stats ranks among the worst (one detection).
+ * The session's diagnosis detects nothing itself: it explains the jobs
+ * gpulat_stats ranks among the worst (gpulat__diag_worst()) and the gaps the
+ * statistics say ended (gpulat__diag_gap(), kept for their stall verdict).
  */
-void gpulat__diag_worst_from_stats(struct gpulat_diag *d);
 int gpulat__diag_worst(struct gpulat_diag *d, const struct gpulat_job *job);
+int gpulat__diag_gap(struct gpulat_diag *d, const struct gpulat__gap *g);
 
 #endif /* _GPULAT_INT_H */

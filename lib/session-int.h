@@ -38,6 +38,9 @@ struct gpulat_session {
 	struct gpulat_stats	*stats;
 	struct gpulat_diag	*diag;
 	bool			worst_entered;	/* the job being added entered the worst list */
+	/* a submit gap the queue event being fed ended, to explain after it (s_gap) */
+	struct gpulat__gap gap;
+	bool gap_pending;
 	struct slistener	*ls;
 	size_t			nls;
 	/* incomplete / lost / orphan jobs kept for the report (first top_n) */

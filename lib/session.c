@@ -110,22 +110,25 @@ static int s_job_filtered(struct gpulat_session *s, const struct gpulat_job *job
 	size_t i;
 	int ret;
 
-	if (s->stats) {
-		ret = gpulat_stats_add(s->stats, job);
-		if (ret < 0)
-			return ret;
-	}
+	/* the fence path first: a ring gap the job ends is explained from its state */
 	if (s->diag) {
 		ret = gpulat_diag_job(s->diag, job);
 		if (ret < 0)
 			return ret;
-		/* explain the worst jobs the statistics found (s_worst), no others */
-		if (s->worst_entered) {
-			s->worst_entered = false;
-			ret = gpulat__diag_worst(s->diag, job);
-			if (ret < 0)
-				return ret;
-		}
+	}
+	if (s->stats) {
+		ret = gpulat_stats_add(s->stats, job);
+		if (ret < 0)
+			return ret;
+		if (s->err)
+			return s->err; /* explaining a gap it ended failed (s_gap) */
+	}
+	/* explain the worst jobs the statistics found (s_worst), no others */
+	if (s->worst_entered) {
+		s->worst_entered = false;
+		ret = gpulat__diag_worst(s->diag, job);
+		if (ret < 0)
+			return ret;
 	}
 	switch (job->status) {
 	case GPULAT_JOB_COMPLETE:
@@ -209,6 +212,39 @@ static void s_worst(const struct gpulat_job *job, void *data)
 	s->worst_entered = true;
 }
 
+/*
+ * A gap over the threshold ended (gpulat__stats_on_gap()): the diagnosis
+ * explains it from the context around it. A ring gap ends in the job being
+ * added, after the diagnosis saw that job; a submit gap at a queue event,
+ * inside the tracker's feed: the diagnosis explains it once it saw that
+ * event too (gpulat__session_event()), as the window's context then is.
+ */
+static void s_gap(const struct gpulat__gap *g, void *data)
+{
+	struct gpulat_session *s = data;
+	int ret;
+
+	if (g->kind == GPULAT_STALL_SUBMIT_GAP) {
+		/* one queue event queues one job: at most one gap per event */
+		s->gap = *g;
+		s->gap_pending = true;
+		return;
+	}
+	ret = gpulat__diag_gap(s->diag, g);
+	if (ret < 0 && !s->err)
+		s->err = ret;
+}
+
+/* the tracker took a job's queue event: submission gaps, in time order */
+static void s_queued(const struct gpulat_event *ev, void *data)
+{
+	struct gpulat_session *s = data;
+	int ret = s->stats ? gpulat__stats_queued(s->stats, ev) : 0;
+
+	if (ret < 0 && !s->err)
+		s->err = ret;
+}
+
 static void s_stall(const struct gpulat_stall *st, void *data)
 {
 	struct gpulat_session *s = data;
@@ -235,8 +271,12 @@ struct gpulat_stats *gpulat__session_new_stats(struct gpulat_session *s)
 	so.top_n = s->o.top_n;
 	so.worst_by = s->o.worst_by;
 	st = gpulat_stats_new(&so);
-	if (st)
-		gpulat__stats_on_stall(st, s_stall, s);
+	if (!st)
+		return NULL;
+	gpulat__stats_on_stall(st, s_stall, s);
+	/* the gaps to explain (s->diag is made after the first statistics) */
+	if (s->o.features & (GPULAT_FEAT_EXPLAIN | GPULAT_FEAT_FENCE_PATH))
+		gpulat__stats_on_gap(st, s_gap, s);
 	return st;
 }
 
@@ -313,9 +353,9 @@ struct gpulat_session *gpulat_session_new(const struct gpulat_session_opts *o)
 		if (!s->diag)
 			goto fail;
 		if (s->stats) {
-			/* one detection of the worst jobs: the statistics' */
-			gpulat__diag_worst_from_stats(s->diag);
+			/* one detection of worst jobs and stalls: the statistics' */
 			gpulat__stats_on_worst(s->stats, s_worst, s);
+			gpulat__tracker_on_queued(s->tracker, s_queued, s);
 		}
 	}
 	return s;
@@ -417,6 +457,13 @@ int gpulat__session_event(struct gpulat_session *s, const struct gpulat_event *e
 		ret = gpulat_diag_feed(s->diag, ev, gpulat_session_tep(s, file), rec);
 		if (ret < 0)
 			return ret;
+		/* a submit gap this queue event ended (s_gap) */
+		if (s->gap_pending) {
+			s->gap_pending = false;
+			ret = gpulat__diag_gap(s->diag, &s->gap);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	for (i = 0; i < s->nls; i++) {
 		if (!s->ls[i].l.event)
@@ -847,8 +894,6 @@ int gpulat_session_set_stall_threshold(struct gpulat_session *s, uint64_t ns)
 
 	if (ret < 0)
 		return ret;
-	if (s->diag)
-		gpulat_diag_set_stall_threshold(s->diag, ns);
 	s->o.stall_threshold_ns = ns;
 	return 0;
 }

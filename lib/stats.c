@@ -126,7 +126,14 @@ struct grp {
 	struct sweep_busy	sb;
 	struct sweep_gap	sg;
 	uint64_t		pending_since;	/* oldest queue_ts of an incomplete job */
+	uint64_t gap_done; /* rings: newest done of a complete job (gaps) */
 	bool			others;		/* the jobs of groups beyond the cap */
+};
+
+/* a submitter's last queue event (gpulat__stats_queued()): k1 = file, k2 = pid */
+struct submitter {
+	struct gpulat__hnode node;
+	uint64_t last_t;
 };
 
 struct dwent {
@@ -166,6 +173,13 @@ struct gpulat_stats {
 	void			(*on_worst)(const struct gpulat_job *job, void *data);
 	void			*on_worst_data;
 	bool			swept;		/* stalls looked for already (early sweep) */
+	/* gaps over the threshold when they end (gpulat__stats_on_gap) */
+	void (*on_gap)(const struct gpulat__gap *g, void *data);
+	void *on_gap_data;
+	struct gpulat__htab subs; /* struct submitter */
+	struct vec sublist;
+	size_t max_subs; /* gpulat__cap(GPULAT_CAP_TASKS) */
+	struct submitter sub_sink; /* the submitters beyond it share one */
 	/* groups per kind at most (gpulat__cap()); the jobs of the others go to others[k] */
 	size_t			max_groups;
 	struct grp		*others[GPULAT_G__COUNT];
@@ -461,6 +475,93 @@ static void add_stall(struct gpulat_stats *s, const struct gpulat_stall *st)
 		s->on_stall(st, s->on_stall_data);
 	/* ENOMEM: the stall is counted, not listed */
 	gpulat__topk_add(&s->stalls, st);
+}
+
+/*
+ * The gaps over the threshold in force when they end, said then to what
+ * explains them (gpulat__stats_on_gap(): the diagnosis reads the context
+ * around a gap while the trace still shows it). Which of them are stalls is
+ * decided at the sweep (sweep_submit_one(), sweep_busy_one()), with the final
+ * threshold and the process's pace; until then the threshold may still change
+ * (gpulat_stats_set_stall_threshold()), and the gaps said before it did keep
+ * the threshold of their time.
+ *
+ * Submit gaps: every queue event of a job (the tracker's queued hook), per
+ * (file, pid) before the filters, in time order. At most max_subs
+ * submitters (gpulat__cap(GPULAT_CAP_TASKS), the diagnosis' task cap); the
+ * others share one entry.
+ */
+int gpulat__stats_queued(struct gpulat_stats *s, const struct gpulat_event *ev)
+{
+	uint64_t k1 = (uint64_t)(uint32_t)ev->file, k2 = (uint64_t)(uint32_t)ev->pid;
+	struct gpulat__hnode *n = gpulat__htab_find(&s->subs, k1, k2);
+	struct submitter *u;
+
+	if (n) {
+		u = gpulat_container_of(n, struct submitter, node);
+	} else if (s->subs.n >= s->max_subs) {
+		u = &s->sub_sink;
+	} else {
+		u = calloc(1, sizeof(*u));
+		if (!u)
+			return -ENOMEM;
+		u->last_t = GPULAT_NONE;
+		if (gpulat__htab_insert(&s->subs, &u->node, k1, k2)) {
+			free(u);
+			return -ENOMEM;
+		}
+		if (vec_push(&s->sublist, u)) {
+			gpulat__htab_remove(&s->subs, &u->node);
+			free(u);
+			return -ENOMEM;
+		}
+	}
+	if (s->on_gap && u->last_t != GPULAT_NONE && ev->ts > u->last_t &&
+	    ev->ts - u->last_t > s->o.stall_threshold_ns) {
+		struct gpulat__gap g = {
+			.kind = GPULAT_STALL_SUBMIT_GAP,
+			.file = ev->file,
+			.pid = ev->pid,
+			.cpu = ev->cpu,
+			.from = u->last_t,
+			.to = ev->ts,
+		};
+
+		s->on_gap(&g, s->on_gap_data);
+	}
+	if (u->last_t == GPULAT_NONE || ev->ts > u->last_t)
+		u->last_t = ev->ts;
+	return 0;
+}
+
+/*
+ * Ring idle: a complete job of a ring that started over the threshold after
+ * the newest done of the ring's complete jobs before it (in the order they
+ * reach the statistics); the rings beyond the group cap are not followed.
+ */
+static void ring_gap(struct gpulat_stats *s, struct grp *g, const struct gpulat_job *j)
+{
+	uint64_t start = j->start_ts, done = j->ts[GPULAT_ST_DONE];
+
+	if (g->others || j->status != GPULAT_JOB_COMPLETE || start == GPULAT_NONE ||
+	    done == GPULAT_NONE || !j->ring)
+		return;
+	if (s->on_gap && g->gap_done != GPULAT_NONE && start > g->gap_done &&
+	    start - g->gap_done > s->o.stall_threshold_ns) {
+		struct gpulat__gap gap = {
+			.kind = GPULAT_STALL_RING_IDLE,
+			.file = j->file,
+			.pid = j->pid,
+			.cpu = j->cpu[GPULAT_ST_QUEUE],
+			.from = g->gap_done,
+			.to = start,
+			.job = j,
+		};
+
+		s->on_gap(&gap, s->on_gap_data);
+	}
+	if (g->gap_done == GPULAT_NONE || done > g->gap_done)
+		g->gap_done = done;
 }
 
 /* ---- sweeps --------------------------------------------------------------- */
@@ -803,6 +904,7 @@ static struct grp *new_group(enum gpulat_group_kind k)
 	g->g.client_id = GPULAT_NONE;
 	g->g.last_done_ts = GPULAT_NONE;
 	g->pending_since = GPULAT_NONE;
+	g->gap_done = GPULAT_NONE;
 	for (i = 0; i < GPULAT_M__COUNT; i++)
 		gpulat__qacc_init(&g->q[i]);
 	return g;
@@ -1123,13 +1225,15 @@ struct gpulat_stats *gpulat_stats_new(const struct gpulat_stats_opts *o)
 		s->o.worst_by = GPULAT_M_TOTAL;
 	s->first_ts = s->last_ts = GPULAT_NONE;
 	s->max_groups = gpulat__cap(GPULAT_CAP_GROUPS);
+	s->max_subs = gpulat__cap(GPULAT_CAP_TASKS);
+	s->sub_sink.last_t = GPULAT_NONE;
 	s->strs = gpulat__strtab_new();
 	if (!s->strs)
 		goto fail;
 	for (k = 0; k < GPULAT_G__COUNT; k++)
 		if (gpulat__htab_init(&s->groups[k], 16))
 			goto fail;
-	if (gpulat__htab_init(&s->dw, 16))
+	if (gpulat__htab_init(&s->dw, 16) || gpulat__htab_init(&s->subs, 16))
 		goto fail;
 	if (gpulat__topk_init(&s->stalls, sizeof(struct gpulat_stall), GPULAT_STALLS_KEPT,
 			      stall_less))
@@ -1167,6 +1271,10 @@ void gpulat_stats_free(struct gpulat_stats *s)
 		free(s->dwlist.v[i]);
 	free(s->dwlist.v);
 	gpulat__htab_fini(&s->dw);
+	for (i = 0; i < s->sublist.n; i++)
+		free(s->sublist.v[i]);
+	free(s->sublist.v);
+	gpulat__htab_fini(&s->subs);
 	free(s->worst);
 	gpulat__topk_fini(&s->stalls);
 	free(s->rings.v);
@@ -1207,6 +1315,8 @@ int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
 		g->g.ring_ptr = g->g.ring;
 		g->g.ring = ring;
 	}
+	if (g)
+		ring_gap(s, g, job);
 	ret |= g ? group_add(s, g, job) : -ENOMEM;
 	g = get_group(s, GPULAT_G_PROCESS, job, dev, ring, comm);
 	ret |= g ? group_add(s, g, job) : -ENOMEM;
@@ -1234,6 +1344,14 @@ void gpulat__stats_on_stall(struct gpulat_stats *s,
 {
 	s->on_stall = fn;
 	s->on_stall_data = data;
+}
+
+/* every gap over the threshold goes to @fn when it ends (internal: the session) */
+void gpulat__stats_on_gap(struct gpulat_stats *s,
+			  void (*fn)(const struct gpulat__gap *g, void *data), void *data)
+{
+	s->on_gap = fn;
+	s->on_gap_data = data;
 }
 
 /*

@@ -43,6 +43,8 @@ int gpulat__tk_on_queue(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	}
 	gpulat__tk_set_ring(t, j, r);
 	gpulat__tk_job_queue_fields(t, j, ev);
+	if (t->queued)
+		t->queued(ev, t->queued_data);
 	gpulat__tk_keep_last(t, j);
 	gpulat__tk_evict_if_needed(t);
 	return 0;

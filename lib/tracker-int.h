@@ -158,6 +158,9 @@ struct joblist {
 struct gpulat_tracker {
 	struct gpulat_tracker_ops ops;
 	void			*data;
+	/* the queue event of every job (gpulat__tracker_on_queued()), optional */
+	void (*queued)(const struct gpulat_event *ev, void *data);
+	void *queued_data;
 	struct gpulat__strtab	*strs;
 	const char		*empty;
 	const char		*unknown;

@@ -293,6 +293,17 @@ void gpulat_tracker_set_linger(struct gpulat_tracker *t, uint64_t linger_ns)
 	t->linger = linger_ns;
 }
 
+/*
+ * Every job's queue event, when the tracker took it: the statistics look for
+ * submission gaps in time order (internal: the session)
+ */
+void gpulat__tracker_on_queued(struct gpulat_tracker *t,
+			       void (*fn)(const struct gpulat_event *ev, void *data), void *data)
+{
+	t->queued = fn;
+	t->queued_data = data;
+}
+
 /**
  * gpulat_tracker_feed - feed one event, in time order across all CPUs
  * @t: tracker

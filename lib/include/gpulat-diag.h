@@ -13,8 +13,9 @@
  * Streaming: the context (irq, softirq, cpu_frequency, sched_switch/waking,
  * dma_fence waits) is kept in bounded per-CPU and per-task windows (the last
  * opts.window_ns of trace time, at most opts.max_per_cpu entries each);
- * explanations are computed when a stall closes or a job finishes and only
- * those of stalls and of the current worst-job candidates are kept.
+ * explanations are computed when a gap over the stall threshold ends or a
+ * job enters the worst list (a session's statistics say which) and only
+ * those are kept.
  */
 #ifndef _GPULAT_DIAG_H
 #define _GPULAT_DIAG_H
@@ -85,7 +86,7 @@ struct tep_record;
 void gpulat_diag_opts_init(struct gpulat_diag_opts *o);
 struct gpulat_diag *gpulat_diag_new(const struct gpulat_diag_opts *o);
 void gpulat_diag_free(struct gpulat_diag *d);
-/* stall threshold learnt while reading; gaps ending later use it */
+/* no effect (ABI): the statistics own the threshold (gpulat_session_set_stall_threshold) */
 void gpulat_diag_set_stall_threshold(struct gpulat_diag *d, uint64_t ns);
 
 /**
@@ -105,8 +106,9 @@ int gpulat_diag_feed(struct gpulat_diag *d, const struct gpulat_event *ev,
  * @d: diagnosis state
  * @job: the job; only valid during the call
  *
- * Adds its fence-path samples, closes a ring-idle stall it ends, and keeps its
- * explanation when it is a worst-job candidate.
+ * Adds its fence-path samples. Which stalls and worst jobs are explained is
+ * said by the statistics of a session (gpulat-session.h with
+ * GPULAT_FEAT_EXPLAIN): the diagnosis detects none itself.
  *
  * Return: 0, or -ENOMEM.
  */
@@ -119,9 +121,9 @@ int gpulat_diag_finish(struct gpulat_diag *d, uint64_t first_ts, uint64_t last_t
 const struct gpulat_explain *gpulat_diag_stall_explain(const struct gpulat_diag *d,
 							const struct gpulat_stall *st);
 /*
- * Stall explanations not kept: the diagnosis keeps those of the 16384
- * longest gaps over the threshold (a superset of the stalls gpulat_stats
- * lists); 0 when every gap kept its own.
+ * Stall explanations not kept: the diagnosis keeps those of the
+ * GPULAT_DIAG_STALLS_KEPT longest gaps over the threshold the statistics said
+ * (a superset of the stalls they list); 0 when every gap kept its own.
  */
 uint64_t gpulat_diag_stalls_dropped(const struct gpulat_diag *d);
 /* explanation of a worst job (gpulat_worst.job.seq), or NULL */
