@@ -230,6 +230,8 @@ void gpulat__stats_on_gap(struct gpulat_stats *s,
 			  void (*fn)(const struct gpulat__gap *g, void *data), void *data);
 /* a queue event of a job, in time order (the tracker's queued hook) */
 int gpulat__stats_queued(struct gpulat_stats *s, const struct gpulat_event *ev);
+/* the submitters' last queue events of @from go to the new @to (live cuts) */
+void gpulat__stats_move_submitters(struct gpulat_stats *to, struct gpulat_stats *from);
 
 /* ---- tracker (tracker.c) ------------------------------------------------- */
 

@@ -605,6 +605,8 @@ const struct gpulat_stats *gpulat_session_live_cut(struct gpulat_session *s,
 		errno = ENOMEM;
 		return NULL;
 	}
+	/* a submission gap may span the cut: the submitters go on */
+	gpulat__stats_move_submitters(next, s->stats);
 	gpulat_stats_free(lv->prev);
 	lv->prev = s->stats;
 	s->stats = next;

@@ -146,6 +146,14 @@ struct vec {
 	size_t	n, cap;
 };
 
+/* all of them; at most @max, the others share @sink */
+struct submitters {
+	struct gpulat__htab	h;
+	struct vec		list;
+	size_t			max;		/* gpulat__cap(GPULAT_CAP_TASKS) */
+	struct submitter	sink;
+};
+
 struct gpulat_stats {
 	struct gpulat_stats_opts o;
 	struct gpulat__strtab	*strs;
@@ -176,10 +184,7 @@ struct gpulat_stats {
 	/* gaps over the threshold when they end (gpulat__stats_on_gap) */
 	void (*on_gap)(const struct gpulat__gap *g, void *data);
 	void *on_gap_data;
-	struct gpulat__htab subs; /* struct submitter */
-	struct vec sublist;
-	size_t max_subs; /* gpulat__cap(GPULAT_CAP_TASKS) */
-	struct submitter sub_sink; /* the submitters beyond it share one */
+	struct submitters subs;
 	/* groups per kind at most (gpulat__cap()); the jobs of the others go to others[k] */
 	size_t			max_groups;
 	struct grp		*others[GPULAT_G__COUNT];
@@ -487,31 +492,31 @@ static void add_stall(struct gpulat_stats *s, const struct gpulat_stall *st)
  * the threshold of their time.
  *
  * Submit gaps: every queue event of a job (the tracker's queued hook), per
- * (file, pid) before the filters, in time order. At most max_subs
+ * (file, pid) before the filters, in time order. At most subs.max
  * submitters (gpulat__cap(GPULAT_CAP_TASKS), the diagnosis' task cap); the
  * others share one entry.
  */
 int gpulat__stats_queued(struct gpulat_stats *s, const struct gpulat_event *ev)
 {
 	uint64_t k1 = (uint64_t)(uint32_t)ev->file, k2 = (uint64_t)(uint32_t)ev->pid;
-	struct gpulat__hnode *n = gpulat__htab_find(&s->subs, k1, k2);
+	struct gpulat__hnode *n = gpulat__htab_find(&s->subs.h, k1, k2);
 	struct submitter *u;
 
 	if (n) {
 		u = gpulat_container_of(n, struct submitter, node);
-	} else if (s->subs.n >= s->max_subs) {
-		u = &s->sub_sink;
+	} else if (s->subs.h.n >= s->subs.max) {
+		u = &s->subs.sink;
 	} else {
 		u = calloc(1, sizeof(*u));
 		if (!u)
 			return -ENOMEM;
 		u->last_t = GPULAT_NONE;
-		if (gpulat__htab_insert(&s->subs, &u->node, k1, k2)) {
+		if (gpulat__htab_insert(&s->subs.h, &u->node, k1, k2)) {
 			free(u);
 			return -ENOMEM;
 		}
-		if (vec_push(&s->sublist, u)) {
-			gpulat__htab_remove(&s->subs, &u->node);
+		if (vec_push(&s->subs.list, u)) {
+			gpulat__htab_remove(&s->subs.h, &u->node);
 			free(u);
 			return -ENOMEM;
 		}
@@ -532,6 +537,14 @@ int gpulat__stats_queued(struct gpulat_stats *s, const struct gpulat_event *ev)
 	if (u->last_t == GPULAT_NONE || ev->ts > u->last_t)
 		u->last_t = ev->ts;
 	return 0;
+}
+
+void gpulat__stats_move_submitters(struct gpulat_stats *to, struct gpulat_stats *from)
+{
+	struct submitters t = to->subs;
+
+	to->subs = from->subs;
+	from->subs = t;
 }
 
 /*
@@ -1225,15 +1238,15 @@ struct gpulat_stats *gpulat_stats_new(const struct gpulat_stats_opts *o)
 		s->o.worst_by = GPULAT_M_TOTAL;
 	s->first_ts = s->last_ts = GPULAT_NONE;
 	s->max_groups = gpulat__cap(GPULAT_CAP_GROUPS);
-	s->max_subs = gpulat__cap(GPULAT_CAP_TASKS);
-	s->sub_sink.last_t = GPULAT_NONE;
+	s->subs.max = gpulat__cap(GPULAT_CAP_TASKS);
+	s->subs.sink.last_t = GPULAT_NONE;
 	s->strs = gpulat__strtab_new();
 	if (!s->strs)
 		goto fail;
 	for (k = 0; k < GPULAT_G__COUNT; k++)
 		if (gpulat__htab_init(&s->groups[k], 16))
 			goto fail;
-	if (gpulat__htab_init(&s->dw, 16) || gpulat__htab_init(&s->subs, 16))
+	if (gpulat__htab_init(&s->dw, 16) || gpulat__htab_init(&s->subs.h, 16))
 		goto fail;
 	if (gpulat__topk_init(&s->stalls, sizeof(struct gpulat_stall), GPULAT_STALLS_KEPT,
 			      stall_less))
@@ -1271,10 +1284,10 @@ void gpulat_stats_free(struct gpulat_stats *s)
 		free(s->dwlist.v[i]);
 	free(s->dwlist.v);
 	gpulat__htab_fini(&s->dw);
-	for (i = 0; i < s->sublist.n; i++)
-		free(s->sublist.v[i]);
-	free(s->sublist.v);
-	gpulat__htab_fini(&s->subs);
+	for (i = 0; i < s->subs.list.n; i++)
+		free(s->subs.list.v[i]);
+	free(s->subs.list.v);
+	gpulat__htab_fini(&s->subs.h);
 	free(s->worst);
 	gpulat__topk_fini(&s->stalls);
 	free(s->rings.v);
