@@ -5,6 +5,7 @@
  */
 #include <event-parse.h>
 
+#include "bounds-int.h"
 #include "gpulat.h"
 
 /**
@@ -22,13 +23,5 @@
  */
 size_t gpulat_record_bytes(const struct tep_record *rec, int page_size)
 {
-	size_t ps = page_size > 0 ? (size_t)page_size : 4096, in_page;
-
-	if (rec->size <= 0)
-		return 0;
-	/* page sizes are powers of two; the offset is the file's (or read-zstd.c's) */
-	in_page = page_size > 0 ? (size_t)(rec->offset & (unsigned long long)(ps - 1)) : 0;
-	if (in_page + 4 > ps || (size_t)rec->size > ps - in_page - 4)
-		return 0;
-	return (size_t)rec->size;
+	return gpulat__record_bytes(rec, page_size);
 }

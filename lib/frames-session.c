@@ -114,8 +114,16 @@ static int on_finish(struct gpulat_session *s, void *data)
  */
 struct gpulat_frames_listener *gpulat_frames_listen(struct gpulat_session *s, unsigned int flags)
 {
+	/* what gpulat_frames_event() reads: vblanks and the queue events of clients */
 	struct gpulat_listener li = {
-		.sz = sizeof(li), .event = on_event, .job = on_job, .finish = on_finish,
+		.sz = sizeof(li),
+		.event = on_event,
+		.job = on_job,
+		.finish = on_finish,
+		.kinds = GPULAT_LISTEN_KIND(GPULAT_EV_VBLANK) |
+			 GPULAT_LISTEN_KIND(GPULAT_EV_VBLANK_QUEUED) |
+			 GPULAT_LISTEN_KIND(GPULAT_EV_VBLANK_DELIVERED) |
+			 GPULAT_LISTEN_KIND(GPULAT_EV_QUEUE) | GPULAT_LISTEN_KIND(GPULAT_EV_AMD_CS),
 	};
 	struct gpulat_frames_listener *l = calloc(1, sizeof(*l));
 	int ret;

@@ -55,11 +55,14 @@ static int reader_hook(const struct gpulat_event *ev, struct tep_record *rec, in
 		       void *data)
 {
 	struct gpulat_session *s = data;
+	int ret;
 
 	/* listeners' event() may ask for the event's job (gpulat_session_last_job) */
-	s->last_ev = *ev;
+	s->cur_ev = ev;
 	s->have_last_ev = true;
-	return gpulat__session_event(s, ev, rec, file);
+	ret = gpulat__session_event(s, ev, rec, file);
+	s->cur_ev = NULL;
+	return ret;
 }
 
 static void hint(struct gpulat_session *s)

@@ -56,6 +56,12 @@ struct gpulat_session {
 	struct gpulat_binding	*own_bind;	/* attached tep */
 	uint64_t		*cpu_last;	/* push: last ts per cpu (lost windows) */
 	int			ncpu_last;
+	/*
+	 * gpulat_session_last_event(): the event being fed to the listeners
+	 * (file, text, live input: a pointer to the reader's, no copy per event),
+	 * or &last_ev, the copy of the last pushed one
+	 */
+	const struct gpulat_event *cur_ev;
 	struct gpulat_event	last_ev;
 	bool			have_last_ev;
 	/* state */

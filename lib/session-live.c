@@ -375,10 +375,13 @@ static void text_start(enum gpulat_era era, bool signals, void *data)
 static int text_hook(const struct gpulat_event *ev, struct tep_record *rec, int file, void *data)
 {
 	struct gpulat_session *s = data;
+	int ret;
 
-	s->last_ev = *ev;
+	s->cur_ev = ev;
 	s->have_last_ev = true;
-	return gpulat__session_event(s, ev, rec, file);
+	ret = gpulat__session_event(s, ev, rec, file);
+	s->cur_ev = NULL;
+	return ret;
 }
 
 /* the text reader's counts so far are the session's */

@@ -445,6 +445,9 @@ void gpulat__session_configure(struct gpulat_session *s, enum gpulat_era era, bo
 	}
 }
 
+/* a kind is a bit of gpulat_listener.kinds */
+_Static_assert(GPULAT_EV__COUNT <= 64, "gpulat_listener.kinds holds every event kind");
+
 int gpulat__session_event(struct gpulat_session *s, const struct gpulat_event *ev,
 			  struct tep_record *rec, int file)
 {
@@ -466,9 +469,13 @@ int gpulat__session_event(struct gpulat_session *s, const struct gpulat_event *e
 		}
 	}
 	for (i = 0; i < s->nls; i++) {
-		if (!s->ls[i].l.event)
+		const struct gpulat_listener *l = &s->ls[i].l;
+
+		/* a pushed event of a kind out of range goes to every listener */
+		if (!l->event || (l->kinds && (unsigned int)ev->kind < 64 &&
+				  !(l->kinds & GPULAT_LISTEN_KIND(ev->kind))))
 			continue;
-		ret = s->ls[i].l.event(ev, rec, file, s->ls[i].data);
+		ret = l->event(ev, rec, file, s->ls[i].data);
 		if (ret < 0)
 			return ret;
 	}
@@ -644,6 +651,7 @@ int gpulat__session_feed(struct gpulat_session *s, const struct gpulat_event *ev
 	if (gpulat__is_gpu_kind(ev->kind))
 		s->c.gpu_events++;
 	s->last_ev = *ev;
+	s->cur_ev = &s->last_ev;
 	s->have_last_ev = true;
 	ret = gpulat_tracker_feed(s->tracker, ev);
 	if (ret < 0)
@@ -761,7 +769,7 @@ const struct gpulat_job *gpulat_session_last_job(const struct gpulat_session *s)
 
 const struct gpulat_event *gpulat_session_last_event(const struct gpulat_session *s)
 {
-	return s->have_last_ev ? &s->last_ev : NULL;
+	return s->have_last_ev ? s->cur_ev : NULL;
 }
 
 /**

@@ -556,10 +556,11 @@ static void ring_gap(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 {
 	uint64_t start = j->start_ts, done = j->ts[GPULAT_ST_DONE];
 
-	if (g->others || j->status != GPULAT_JOB_COMPLETE || start == GPULAT_NONE ||
+	/* nobody to explain gaps to (no diagnosis): nothing to follow */
+	if (!s->on_gap || g->others || j->status != GPULAT_JOB_COMPLETE || start == GPULAT_NONE ||
 	    done == GPULAT_NONE || !j->ring)
 		return;
-	if (s->on_gap && g->gap_done != GPULAT_NONE && start > g->gap_done &&
+	if (g->gap_done != GPULAT_NONE && start > g->gap_done &&
 	    start - g->gap_done > s->o.stall_threshold_ns) {
 		struct gpulat__gap gap = {
 			.kind = GPULAT_STALL_RING_IDLE,
