@@ -308,11 +308,26 @@ struct strcache {
 	unsigned int	next;			/* way replaced on the next miss */
 };
 
+/*
+ * A number field as decode reads it: offset, end and sign extension taken
+ * from its tep_format_field once at bind time, so that a read is one bound
+ * check against the record (end = INT64_MAX: absent or unreadable, never
+ * fits). Before, read_num() checked the format field's five conditions and
+ * followed its pointer on every read: 1.47 M reads on dense-1M.
+ */
+struct fnum {
+	int64_t		end;		/* offset + size */
+	int		off;
+	int		size;		/* 1, 2, 4 or 8 */
+	unsigned int	sign_bits;	/* sign-extend from this many bits, 0: none */
+};
+
 struct bound {
 	int			id;		/* tep event id */
 	const struct evdef	*def;
 	struct tep_event	*event;
 	struct tep_format_field	*f[S__COUNT];
+	struct fnum		n[S__COUNT];	/* f[] as numbers */
 	bool			damaged_warned;
 	uint64_t		damaged;
 	struct strcache		sc[SC__COUNT];
@@ -361,6 +376,8 @@ struct gpulat_binding {
 	struct tep_format_field	*common_pid;
 	struct tep_format_field	*common_flags;
 	struct tep_format_field	*common_type;
+	struct fnum		n_pid;		/* common_pid, common_flags as numbers */
+	struct fnum		n_flags;
 	gpulat_warn_fn		warn;
 	void			*warn_data;
 	/* warnings issued before a callback was set, replayed by set_warn */
@@ -412,6 +429,21 @@ static bool field_is_string(const struct tep_format_field *f)
 	       ((f->flags & TEP_FIELD_IS_ARRAY) && f->type && strstr(f->type, "char"));
 }
 
+/* @f as a number field (the checks read_num() makes, once) */
+static struct fnum fnum_of(const struct tep_format_field *f)
+{
+	struct fnum n = { INT64_MAX, 0, 0, 0 };
+
+	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8)
+		return n;
+	n.off = f->offset;
+	n.size = f->size;
+	n.end = (int64_t)f->offset + f->size;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8)
+		n.sign_bits = (unsigned int)f->size * 8;
+	return n;
+}
+
 /* Bind one present event; false (after one warning) when a required field is missing. */
 static bool bind_event(struct gpulat_binding *b, struct bound *bd)
 {
@@ -437,6 +469,8 @@ static bool bind_event(struct gpulat_binding *b, struct bound *bd)
 		}
 		bd->f[s->slot] = f;
 	}
+	for (i = 0; i < S__COUNT; i++)
+		bd->n[i] = fnum_of(bd->f[i]);
 	return true;
 }
 
@@ -611,6 +645,8 @@ struct gpulat_binding *gpulat_binding_new(struct tep_handle *tep)
 			b->common_type = tep_find_common_field(ev, "common_type");
 			b->common_pid = tep_find_common_field(ev, "common_pid");
 			b->common_flags = tep_find_common_field(ev, "common_flags");
+			b->n_pid = fnum_of(b->common_pid);
+			b->n_flags = fnum_of(b->common_flags);
 		}
 		b->has |= 1ull << evdefs[i].kind;
 		b->nev++;
@@ -813,6 +849,25 @@ static inline int read_num(const struct gpulat_binding *b, const struct tep_form
 	return 0;
 }
 
+/* read_num() of a field bound as @n */
+static inline int read_fnum(const struct gpulat_binding *b, const struct fnum *n,
+			    const struct tep_record *rec, uint64_t *v)
+{
+	uint64_t val;
+
+	if (n->end > rec->size)
+		return -1;
+	val = load_num(b, (const char *)rec->data + n->off, n->size);
+	if (n->sign_bits) {
+		uint64_t sign = 1ULL << (n->sign_bits - 1);
+
+		val &= (1ULL << n->sign_bits) - 1;
+		val = (val ^ sign) - sign;	/* sign-extend */
+	}
+	*v = val;
+	return 0;
+}
+
 /* memcmp() == 0 for the few bytes of a name, without the call */
 static inline bool same_bytes(const char *a, const char *b, size_t n)
 {
@@ -982,7 +1037,7 @@ static int opt_num(struct gpulat_binding *b, struct bound *bd, enum slot s,
 {
 	if (!bd->f[s])
 		return 0;
-	return read_num(b, bd->f[s], rec, v) ? -1 : 1;
+	return read_fnum(b, &bd->n[s], rec, v) ? -1 : 1;
 }
 
 /**
@@ -1010,6 +1065,8 @@ static inline void zero_event(struct gpulat_event *ev)
 	char *p = (char *)ev;
 	size_t n = sizeof(*ev);
 
+	/* unrolled: the loop's own compares and adds were 2/3 of its 36 Ir a record */
+#pragma GCC unroll 16
 	for (; n >= 32; p += 32, n -= 32)
 		memset(p, 0, 32);
 	memset(p, 0, n);
@@ -1064,9 +1121,9 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 	ev->cpu = rec->cpu;
 	ev->kind = bd->def->kind;
 	ev->dev = b->empty;
-	if (!read_num(b, b->common_pid, rec, &v))
+	if (!read_fnum(b, &b->n_pid, rec, &v))
 		ev->pid = (int)v;
-	if (!read_num(b, b->common_flags, rec, &v)) {
+	if (!read_fnum(b, &b->n_flags, rec, &v)) {
 		if (v & 0x08)
 			ev->flags |= GPULAT_EVF_HARDIRQ;
 		if (v & 0x10)
@@ -1081,11 +1138,11 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 		if (is_ptr)
 			ev->flags |= GPULAT_EVF_RING_PTR;
 		if (bd->def->fam == FAM_SCHED_JOB) {
-			if (read_num(b, bd->f[S_FENCE], rec, &ev->fence_ptr))
+			if (read_fnum(b, &bd->n[S_FENCE], rec, &ev->fence_ptr))
 				return damaged(b, bd);
 			ev->flags |= GPULAT_EVF_FENCE_PTR;
 		} else {
-			if (read_num(b, bd->f[S_DEPPTR], rec, &ev->dep_ptr))
+			if (read_fnum(b, &bd->n[S_DEPPTR], rec, &ev->dep_ptr))
 				return damaged(b, bd);
 			ev->flags |= GPULAT_EVF_DEP_PTR;
 			r = opt_num(b, bd, S_DEPCTX, rec, &ev->dep_ctx);
@@ -1101,7 +1158,7 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 			ev->flags |= GPULAT_EVF_ID;
 		break;
 	case FAM_SCHED_DONE:
-		if (read_num(b, bd->f[S_FENCE], rec, &ev->fence_ptr))
+		if (read_fnum(b, &bd->n[S_FENCE], rec, &ev->fence_ptr))
 			return damaged(b, bd);
 		ev->flags |= GPULAT_EVF_FENCE_PTR;
 		break;
@@ -1112,13 +1169,13 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 		/* fall through */
 	case FAM_617_DONE:
 	case FAM_617_DEP:
-		if (read_num(b, bd->f[S_CTX], rec, &ev->ctx) ||
-		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno))
+		if (read_fnum(b, &bd->n[S_CTX], rec, &ev->ctx) ||
+		    read_fnum(b, &bd->n[S_SEQNO], rec, &ev->seqno))
 			return damaged(b, bd);
 		ev->flags |= GPULAT_EVF_FENCE;
 		if (bd->def->fam == FAM_617_DEP) {
-			if (read_num(b, bd->f[S_DEPCTX], rec, &ev->dep_ctx) ||
-			    read_num(b, bd->f[S_DEPSEQNO], rec, &ev->dep_seqno))
+			if (read_fnum(b, &bd->n[S_DEPCTX], rec, &ev->dep_ctx) ||
+			    read_fnum(b, &bd->n[S_DEPSEQNO], rec, &ev->dep_seqno))
 				return damaged(b, bd);
 			ev->flags |= GPULAT_EVF_DEP;
 		}
@@ -1135,9 +1192,10 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 		break;
 	case FAM_FENCE:
 		if (read_str(b, bd->f[S_DRIVER], &bd->sc[SC_DRIVER], rec, &ev->driver, NULL) ||
-		    read_str(b, bd->f[S_TIMELINE], &bd->sc[SC_TIMELINE], rec, &ev->timeline, NULL) ||
-		    read_num(b, bd->f[S_CTX], rec, &ev->ctx) ||
-		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno))
+		    read_str(b, bd->f[S_TIMELINE], &bd->sc[SC_TIMELINE], rec, &ev->timeline,
+			     NULL) ||
+		    read_fnum(b, &bd->n[S_CTX], rec, &ev->ctx) ||
+		    read_fnum(b, &bd->n[S_SEQNO], rec, &ev->seqno))
 			return damaged(b, bd);
 		ev->flags |= GPULAT_EVF_FENCE;
 		if (bd->f[S_CTX]->size < 8 || bd->f[S_SEQNO]->size < 8)
@@ -1146,9 +1204,10 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 			ev->comm = comm_of(b, ev->pid);
 		break;
 	case FAM_AMD_JOB:
-		if (read_str(b, bd->f[S_TIMELINE], &bd->sc[SC_TIMELINE], rec, &ev->timeline, NULL) ||
-		    read_num(b, bd->f[S_CTX], rec, &ev->ctx) ||
-		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
+		if (read_str(b, bd->f[S_TIMELINE], &bd->sc[SC_TIMELINE], rec, &ev->timeline,
+			     NULL) ||
+		    read_fnum(b, &bd->n[S_CTX], rec, &ev->ctx) ||
+		    read_fnum(b, &bd->n[S_SEQNO], rec, &ev->seqno) ||
 		    read_str(b, bd->f[S_NAME], &bd->sc[SC_NAME], rec, &ev->ring, &is_ptr))
 			return damaged(b, bd);
 		/* a `char *ring_name` (<= 5.4.6) cannot be read: the timeline is the ring */
@@ -1172,41 +1231,41 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 		break;
 	case FAM_IRQ:
 	case FAM_SOFTIRQ:
-		if (read_num(b, bd->f[S_IRQ], rec, &v))
+		if (read_fnum(b, &bd->n[S_IRQ], rec, &v))
 			return damaged(b, bd);
 		ev->irq = (int)v;
 		break;
 	case FAM_SWITCH:
-		if (read_num(b, bd->f[S_PREV_PID], rec, &v))
+		if (read_fnum(b, &bd->n[S_PREV_PID], rec, &v))
 			return damaged(b, bd);
 		ev->prev_pid = (int)v;
-		if (read_num(b, bd->f[S_NEXT_PID], rec, &v))
+		if (read_fnum(b, &bd->n[S_NEXT_PID], rec, &v))
 			return damaged(b, bd);
 		ev->next_pid = (int)v;
 		if (opt_num(b, bd, S_PREV_STATE, rec, &v) > 0)
 			ev->prev_state = (long)v;
 		break;
 	case FAM_WAKING:
-		if (read_num(b, bd->f[S_NEXT_PID], rec, &v))
+		if (read_fnum(b, &bd->n[S_NEXT_PID], rec, &v))
 			return damaged(b, bd);
 		ev->next_pid = (int)v;
 		if (opt_num(b, bd, S_CPUID, rec, &v) > 0)
 			ev->irq = (int)v;
 		break;
 	case FAM_CPUFREQ:
-		if (read_num(b, bd->f[S_VALUE], rec, &ev->value) ||
-		    read_num(b, bd->f[S_CPUID], rec, &v))
+		if (read_fnum(b, &bd->n[S_VALUE], rec, &ev->value) ||
+		    read_fnum(b, &bd->n[S_CPUID], rec, &v))
 			return damaged(b, bd);
 		ev->irq = (int)v;
 		break;
 	case FAM_I915_REQ: {
 		uint64_t dev, cls, inst;
 
-		if (read_num(b, bd->f[S_DEV], rec, &dev) ||
-		    read_num(b, bd->f[S_CTX], rec, &ev->ctx) ||
-		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
-		    read_num(b, bd->f[S_CLASS], rec, &cls) ||
-		    read_num(b, bd->f[S_INSTANCE], rec, &inst) ||
+		if (read_fnum(b, &bd->n[S_DEV], rec, &dev) ||
+		    read_fnum(b, &bd->n[S_CTX], rec, &ev->ctx) ||
+		    read_fnum(b, &bd->n[S_SEQNO], rec, &ev->seqno) ||
+		    read_fnum(b, &bd->n[S_CLASS], rec, &cls) ||
+		    read_fnum(b, &bd->n[S_INSTANCE], rec, &inst) ||
 		    opt_num(b, bd, S_VALUE, rec, &ev->value) < 0)
 			return damaged(b, bd);
 		ev->dev = i915_dev_name(b, dev);
@@ -1229,7 +1288,7 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 		if (!ev->dev)
 			ev->dev = b->empty;
 		if (bd->def->fam == FAM_XE_QUEUE) {
-			if (read_num(b, bd->f[S_GUC], rec, &v))
+			if (read_fnum(b, &bd->n[S_GUC], rec, &v))
 				return damaged(b, bd);
 			ev->guc_id = (uint32_t)v;
 			ev->flags |= GPULAT_EVF_GUC;
@@ -1238,17 +1297,17 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 				ev->irq = (int)v;
 			break;
 		}
-		if (read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
-		    read_num(b, bd->f[S_FENCE], rec, &ev->fence_ptr))
+		if (read_fnum(b, &bd->n[S_SEQNO], rec, &ev->seqno) ||
+		    read_fnum(b, &bd->n[S_FENCE], rec, &ev->fence_ptr))
 			return damaged(b, bd);
 		ev->flags |= GPULAT_EVF_FENCE_PTR;
 		if (bd->def->fam == FAM_XE_FENCE) {
-			if (read_num(b, bd->f[S_CTX], rec, &ev->ctx))
+			if (read_fnum(b, &bd->n[S_CTX], rec, &ev->ctx))
 				return damaged(b, bd);
 			ev->flags |= GPULAT_EVF_FENCE;
 			break;
 		}
-		if (read_num(b, bd->f[S_GUC], rec, &v))
+		if (read_fnum(b, &bd->n[S_GUC], rec, &v))
 			return damaged(b, bd);
 		ev->guc_id = (uint32_t)v;
 		ev->flags |= GPULAT_EVF_GUC;
@@ -1261,17 +1320,17 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 			ev->comm = comm_of(b, ev->pid);
 		break;
 	case FAM_MSM_SUBMIT:
-		if (read_num(b, bd->f[S_ID], rec, &ev->id) ||
-		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
-		    read_num(b, bd->f[S_TICKS], rec, &ev->ticks) ||
+		if (read_fnum(b, &bd->n[S_ID], rec, &ev->id) ||
+		    read_fnum(b, &bd->n[S_SEQNO], rec, &ev->seqno) ||
+		    read_fnum(b, &bd->n[S_TICKS], rec, &ev->ticks) ||
 		    opt_num(b, bd, S_TICKS_END, rec, &ev->ticks_end) < 0)
 			return damaged(b, bd);
 		/* the ring is msm's ringid, not the scheduler's name: no ring */
 		ev->flags |= GPULAT_EVF_ID | GPULAT_EVF_TICKS;
 		break;
 	case FAM_V3D:
-		if (read_num(b, bd->f[S_DEV], rec, &v) ||
-		    read_num(b, bd->f[S_SEQNO], rec, &ev->seqno) ||
+		if (read_fnum(b, &bd->n[S_DEV], rec, &v) ||
+		    read_fnum(b, &bd->n[S_SEQNO], rec, &ev->seqno) ||
 		    opt_num(b, bd, S_VALUE, rec, &ev->value) < 0)
 			return damaged(b, bd);
 		ev->dev = i915_dev_name(b, v);	/* the DRM primary minor: card<n> */
@@ -1280,10 +1339,10 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 		break;
 	case FAM_VBLANK:
 	case FAM_VBLANK_FILE:
-		if (read_num(b, bd->f[S_CRTC], rec, &v))
+		if (read_fnum(b, &bd->n[S_CRTC], rec, &v))
 			return damaged(b, bd);
 		ev->crtc = (int)v;
-		if (read_num(b, bd->f[S_VBL_SEQ], rec, &v))
+		if (read_fnum(b, &bd->n[S_VBL_SEQ], rec, &v))
 			return damaged(b, bd);
 		ev->vbl_seq = (uint32_t)v;
 		r = opt_num(b, bd, S_VBL_TIME, rec, &v);

@@ -28,6 +28,7 @@ struct sfile {
 	struct tep_handle	*tep;
 	struct gpulat_binding	*b;		/* owned by the reader or the session */
 	const char		*clock;		/* trace_clock as recorded, NULL unknown */
+	int			page_size;	/* a tep's, read once (push bounds records) */
 };
 
 struct gpulat_session {
