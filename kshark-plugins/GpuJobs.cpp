@@ -259,11 +259,15 @@ struct XMap {
 		return true;
 	}
 
+	/* x of @ts, not clamped to the view */
+	double xf(uint64_t ts) const
+	{
+		return x0 + ((double)ts - (double)min) * scale;
+	}
+
 	int x(uint64_t ts) const
 	{
-		double v = x0 + ((double)ts - (double)min) * scale;
-
-		return std::max((double)left - 3, std::min((double)right + 3, v));
+		return std::max((double)left - 3, std::min((double)right + 3, xf(ts)));
 	}
 };
 
@@ -535,19 +539,38 @@ void drawDepsBetween(DrawCtx &d, ssize_t consumerRing, const GraphPos &cpos,
 			uint64_t b[4];
 
 			jobBounds(job, b);
-			int xa = d.xm.x(pend), xb = d.xm.x(b[1]);
+			double fa = d.xm.xf(pend), fb = d.xm.xf(b[1]);
+			double lo = d.xm.left - 3, hi = d.xm.right + 3;
 			int ya = subrowMid(p, ppos);
 			int yb = subrowMid(job, cpos);
 
+			/*
+			 * Clipped to the view, not each end clamped: a line whose ends
+			 * both lie left (or right) of the view is not drawn (clamped,
+			 * it was a vertical stroke with an arrowhead at the edge), one
+			 * leaving the view keeps its slope and gets no head.
+			 */
+			if (std::max(fa, fb) < lo || std::min(fa, fb) > hi)
+				continue;
+			bool head = fb >= lo && fb <= hi;
+			double ca = std::max(lo, std::min(hi, fa));
+			double cb = std::max(lo, std::min(hi, fb));
+			double ka = fb != fa ? (ca - fa) / (fb - fa) : 0;
+			double kb = fb != fa ? (cb - fa) / (fb - fa) : 1;
+			int xa = (int)ca, xb = (int)cb;
+			int yca = (int)std::lround(ya + ka * (yb - ya));
+			int ycb = (int)std::lround(ya + kb * (yb - ya));
+
 			/* too dense: one arrow per few pixels of waiting runs per row pair */
 			if (!gpujobAllDeps &&
-			    !d.st->depCells.insert({ xb / gpujobDepMinGapPx, yb }).second)
+			    !d.st->depCells.insert({ xb / gpujobDepMinGapPx, ycb }).second)
 				continue;
-			Line *l = new Line(Point(xa, ya), Point(xb, yb));
+			Line *l = new Line(Point(xa, yca), Point(xb, ycb));
 			l->_color = gpujobDepColor;
 			l->_size = 1.5;
 			pushTop(d, l);
-			arrowHead(d, xa, ya, xb, yb, gpujobDepColor);
+			if (head)
+				arrowHead(d, xa, yca, xb, ycb, gpujobDepColor);
 		}
 	}
 }

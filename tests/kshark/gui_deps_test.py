@@ -19,7 +19,10 @@ those boxes being found as stage-colored pixels at truth positions. Checks:
      is drawn above the boxes;
   2. the arrowhead at J's run: a column within [run - 12, run + 3] px where the arrow
      color is at least 4 px tall (the line alone is at most 3);
-  3. the line ends there: no arrow color 8 to 40 px right of J's run near its row's middle.
+  3. the line ends there: no arrow color 8 to 40 px right of J's run near its row's middle;
+  4. no other line: left of P's done no arrow color in any ring row, though jobs there
+     have dependencies whose lines lie wholly before the view (once drawn clamped to the
+     view's left edge, a vertical stroke with an arrowhead).
 Exit: 0 pass, 1 fail, 77 skip (no Xvfb / ImageMagick / xdotool / kernelshark, or no pair).
 """
 import os
@@ -148,6 +151,12 @@ def main():
                   if dep_ys(img, x, yb - 6, yb + 6)]
         if beyond:
             ksgui.fail('arrow color right of job %d run at x %s' % (j['index'], beyond[:8]))
+
+        # 4. no line outside [P done, J run] (pick() left no other pair crossing the view)
+        stray = [(x, y) for x in range(max(0, r.gx0 - 4), xa - 8) for b in r.bases
+                 for y in range(b - pitch + 3, b - 1) if is_dep(img.get(x, y))]
+        if stray:
+            ksgui.fail('arrow color left of job %d done: %s' % (p['index'], stray[:8]))
     finally:
         r.close()
     return ksgui.verdict()
