@@ -6,9 +6,19 @@
  * dereferences in its parser: FINDINGS.md T1, T2). Those crashes are not in
  * our code, and every reader of such a file (trace-cmd report -N included)
  * dies the same way. So before the harness parses a format section it hands
- * it to fuzz-tep-probe, a tiny uninstrumented helper started with
- * posix_spawn (cheap even from an ASan process, unlike fork); when the helper
- * dies, the input is skipped and the fuzzer goes on with the gpulat core.
+ * it to fuzz-tep-probe, a tiny uninstrumented helper; when the helper dies,
+ * the input is skipped and the fuzzer goes on with the gpulat core.
+ *
+ * Per-input cost. Starting the helper for every input (posix_spawn, the
+ * dynamic linker, a temporary file) made fuzz_core run at 8-40 exec/s: the
+ * helper now serves a whole run (fuzz-tep-probe --serve on a socket, one
+ * section parsed into a fresh tep_handle per request, exactly as before)
+ * and is started again after it died. Verdicts are remembered by a hash of
+ * the section, and the tep_handles of the last FZ_TEP_CACHE sections are
+ * kept and handed out again for the same bytes and flags (most mutations
+ * change the records, not the formats): the gpulat core only reads a tep
+ * (libtraceevent's lazily built comm and event lists are the same for the
+ * same section), so a reused handle is what a fresh parse would give.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,41 +123,190 @@ static const char *probe_path(void)
 	return p;
 }
 
+/* the flags that change what a section parses to (fz_new_tep()) */
+#define FZ_TEP_FLAGS	(FZ_F_BIGENDIAN | FZ_F_LONG4)
+
+static uint64_t fz_hash(uint8_t flags, const uint8_t *p, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ (flags & FZ_TEP_FLAGS);
+	size_t i;
+
+	/* FNV-1a, then the length: 2^-64 for two sections to share a verdict */
+	for (i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h ^ ((uint64_t)len << 1);
+}
+
+/* the helper process serving this run; fd -1: not started (or it died) */
+static struct {
+	pid_t	pid;
+	int	fd;
+} fz_probe = { .fd = -1 };
+
+static void probe_reap(void)
+{
+	int status;
+
+	if (fz_probe.fd >= 0)
+		close(fz_probe.fd);
+	fz_probe.fd = -1;
+	while (waitpid(fz_probe.pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+static void probe_exit(void)
+{
+	if (fz_probe.fd >= 0)
+		probe_reap();
+}
+
+static int probe_start(const char *probe)
+{
+	static bool registered;
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { (char *)probe, "--serve", NULL };
+	int sv[2], ret;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	/* dup2 clears close-on-exec on the helper's stdin */
+	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	ret = posix_spawn(&fz_probe.pid, probe, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(sv[1]);
+	if (ret) {
+		close(sv[0]);
+		return -1;
+	}
+	fz_probe.fd = sv[0];
+	if (!registered) {
+		/* its CPU time counts for the run: reap it (EOF ends it) */
+		atexit(probe_exit);
+		registered = true;
+	}
+	return 0;
+}
+
+static bool send_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		/* MSG_NOSIGNAL: a helper that died is an answer, not a SIGPIPE */
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* 1: parsed, 0: the helper died on it, -1: no helper (or no answer) */
+static int probe_ask(const char *probe, uint8_t flags, const uint8_t *p, size_t len)
+{
+	uint32_t hdr[2] = { flags, (uint32_t)len };
+	char ok;
+	ssize_t n;
+
+	if (fz_probe.fd < 0 && probe_start(probe) < 0)
+		return -1;
+	if (!send_all(fz_probe.fd, hdr, sizeof(hdr)) || !send_all(fz_probe.fd, p, len)) {
+		/* it died on the previous request already, or now: ask a new one */
+		probe_reap();
+		if (probe_start(probe) < 0 || !send_all(fz_probe.fd, hdr, sizeof(hdr)) ||
+		    !send_all(fz_probe.fd, p, len)) {
+			probe_reap();
+			return -1;
+		}
+	}
+	do
+		n = read(fz_probe.fd, &ok, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 1 && ok == 'k')
+		return 1;
+	/* EOF: libtraceevent killed the helper on this section */
+	probe_reap();
+	return 0;
+}
+
+#define FZ_VERDICTS	4096	/* remembered verdicts (hash slots) */
+
+struct fz_verdict {
+	uint64_t	h;	/* 0: empty */
+	bool		ok;
+};
+
+static struct fz_verdict fz_verdicts[FZ_VERDICTS];
+
 bool fz_tep_survives(uint8_t flags, const uint8_t *p, size_t len)
 {
 	const char *probe = probe_path();
-	posix_spawn_file_actions_t fa;
-	char tmpl[] = "/tmp/fuzz-tep-XXXXXX", fl[8];
-	char *argv[4];
-	int fd, status;
-	bool ok = true;
-	pid_t pid;
+	struct fz_verdict *v;
+	uint64_t h;
+	int r;
 
 	if (!probe || !len)
 		return true;
-	/* a memfd would do too; a tmpfile keeps the helper trivially simple */
-	fd = mkstemp(tmpl);
-	if (fd < 0)
-		return true;
-	unlink(tmpl);
-	if (write(fd, p, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) < 0) {
-		close(fd);
-		return true;
+	h = fz_hash(flags, p, len) | 1;
+	v = &fz_verdicts[h % FZ_VERDICTS];
+	if (v->h == h)
+		return v->ok;
+	r = probe_ask(probe, flags, p, len);
+	if (r < 0)
+		return true;	/* as before: no helper, no skipping */
+	v->h = h;
+	v->ok = r == 1;
+	return v->ok;
+}
+
+#define FZ_TEP_CACHE	16
+
+struct fz_tep_entry {
+	uint8_t			flags;
+	uint8_t			*bytes;		/* the section, NULL: empty slot */
+	size_t			len;
+	struct fz_formats	fm;
+};
+
+static struct fz_tep_entry fz_teps[FZ_TEP_CACHE];
+static unsigned int fz_tep_next;
+
+const struct fz_formats *fz_formats_get(uint8_t flags, const uint8_t *p, size_t len)
+{
+	struct fz_tep_entry *e;
+	unsigned int i;
+
+	flags &= FZ_TEP_FLAGS;
+	for (i = 0; i < FZ_TEP_CACHE; i++) {
+		e = &fz_teps[i];
+		if (e->bytes && e->flags == flags && e->len == len && !memcmp(e->bytes, p, len))
+			return &e->fm;
 	}
-	snprintf(fl, sizeof(fl), "%u", flags);
-	argv[0] = (char *)probe;
-	argv[1] = fl;
-	argv[2] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	if (posix_spawn(&pid, probe, &fa, NULL, argv, environ) == 0) {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	/* replace the oldest */
+	e = &fz_teps[fz_tep_next++ % FZ_TEP_CACHE];
+	if (e->bytes) {
+		tep_free(e->fm.tep);
+		free(e->bytes);
 	}
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd);
-	return ok;
+	memset(e, 0, sizeof(*e));
+	e->bytes = malloc(len ? len : 1);
+	e->fm.tep = fz_new_tep(flags);
+	if (!e->bytes || !e->fm.tep) {
+		tep_free(e->fm.tep);
+		free(e->bytes);
+		memset(e, 0, sizeof(*e));
+		return NULL;
+	}
+	memcpy(e->bytes, p, len);
+	e->len = len;
+	e->flags = flags;
+	fz_parse_formats(&e->fm, p, len);
+	return &e->fm;
 }

@@ -26,9 +26,15 @@ struct tep_handle *fz_new_tep(uint8_t flags);
 void fz_parse_formats(struct fz_formats *fm, const uint8_t *p, size_t len);
 /*
  * Whether libtraceevent survives parsing this section: parsed first by the
- * fuzz-tep-probe helper (FUZZ_TEP_PROBE, a separate process). True when the
- * helper is not available.
+ * fuzz-tep-probe helper (FUZZ_TEP_PROBE, a separate process serving the
+ * run), the verdict remembered. True when the helper is not available.
  */
 bool fz_tep_survives(uint8_t flags, const uint8_t *p, size_t len);
+/*
+ * The section parsed as fz_new_tep(@flags) + fz_parse_formats() would: the
+ * same handle again for the same bytes and flags (kept for the process, the
+ * last FZ_TEP_CACHE sections). Read-only for the caller; NULL: no memory.
+ */
+const struct fz_formats *fz_formats_get(uint8_t flags, const uint8_t *p, size_t len);
 
 #endif /* _FUZZ_FORMATS_H */

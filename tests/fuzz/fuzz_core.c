@@ -331,6 +331,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gpulat_tracker_ops ops = { .job = on_job, .warn = on_warn };
 	struct gpulat_tracker_counters c;
 	struct gpulat_stats_opts so;
+	const struct fz_formats *fm;
 	struct fz z;
 	const uint8_t *hdr, *p, *end, *nul;
 	uint64_t ts;
@@ -352,10 +353,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				"input skipped (third-party, FINDINGS.md)\n");
 		return 0;
 	}
-	z.fm.tep = fz_new_tep(hdr[0]);
-	if (!z.fm.tep)
+	/* the same handle for the same section (fuzz-formats.c: per-input cost) */
+	fm = fz_formats_get(hdr[0], p, (nul ? nul : end) - p);
+	if (!fm)
 		return 0;
-	fz_parse_formats(&z.fm, p, (nul ? nul : end) - p);
+	z.fm = *fm;
 	p = nul ? nul + 1 : end;
 
 	z.b = gpulat_binding_new(z.fm.tep);
@@ -499,6 +501,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gpulat_stats_free(z.s);
 	gpulat_tracker_free(z.t);
 	gpulat_binding_free(z.b);
-	tep_free(z.fm.tep);
 	return 0;
 }
