@@ -1472,7 +1472,7 @@ static uint64_t stopped_for(const struct gpulat_stats *s, const struct grp *gg)
 
 int gpulat_stats_finish(struct gpulat_stats *s)
 {
-	uint64_t span = 0;
+	uint64_t span = 0, end;
 	size_t i;
 	int k, m;
 
@@ -1492,9 +1492,16 @@ int gpulat_stats_finish(struct gpulat_stats *s)
 			g->g.busy_ns = g->sb.busy;
 			g->g.busy_pct = span ? 100.0 * (double)g->g.busy_ns / (double)span : 0.0;
 			g->g.max_depth = (unsigned int)g->sd.best;
-			if (g->sd.started && s->last_ts != GPULAT_NONE && s->last_ts > g->sd.last_t) {
-				g->sd.area += (long double)g->sd.cur * (long double)(s->last_ts - g->sd.last_t);
-				g->sd.last_t = s->last_ts;
+			/*
+			 * to the end of the span, clamped as the depth keys are
+			 * (kq_key()): from a time past KQ_TMAX, the distance to
+			 * the clamped last key is not in the span (F8)
+			 */
+			end = s->last_ts < KQ_TMAX ? s->last_ts : KQ_TMAX;
+			if (g->sd.started && s->last_ts != GPULAT_NONE && end > g->sd.last_t) {
+				g->sd.area += (long double)g->sd.cur *
+					      (long double)(end - g->sd.last_t);
+				g->sd.last_t = end;
 			}
 			g->g.avg_depth = span ? (double)(g->sd.area / (long double)span) : 0.0;
 			if (g->g.kind == GPULAT_G_RING)
