@@ -148,77 +148,63 @@ static void t_era(const void *o, struct gpulat_value *v)
 
 /*
  * The diagnosis' counts (--explain, --fence-path: lib/diag-*.c); null, and
- * left out of the JSON, when the session runs no diagnosis.
+ * left out of the JSON, when the session runs no diagnosis. One getter
+ * reads them all (DIAG_GET below names each field's).
  */
-static const struct gpulat_diag *t_diag(const void *o, struct gpulat_gpu_irq *gi)
+enum t_diag_item {
+	TD_IRQ_SOURCE,		/* how the GPU interrupt was found */
+	TD_IRQ,			/* its number; null when none was found */
+	TD_IRQ_NAME,		/* its handler's name; null when unknown */
+	TD_DONE_IN_IRQ,
+	TD_DONE_EVENTS,
+	TD_EXPL_DROPPED,	/* --explain: gaps beyond the kept ones */
+};
+
+static void t_diag_get(const void *o, struct gpulat_value *v, enum t_diag_item item)
 {
 	const struct gpulat_diag *d = gpulat_session_diag(TR(o)->s);
-
-	if (d)
-		gpulat_diag_gpu_irq(d, gi);
-	return d;
-}
-
-static void t_irq_source(const void *o, struct gpulat_value *v)
-{
 	struct gpulat_gpu_irq gi;
 
-	if (t_diag(o, &gi))
+	v_null(v);
+	if (!d)
+		return;
+	gpulat_diag_gpu_irq(d, &gi);
+	switch (item) {
+	case TD_IRQ_SOURCE:
 		v_str(v, gpulat_irq_source_name(gi.source));
-	else
-		v_null(v);
-}
-
-static void t_gpu_irq(const void *o, struct gpulat_value *v)
-{
-	struct gpulat_gpu_irq gi;
-
-	if (t_diag(o, &gi) && gi.irq >= 0)
-		v_int(v, gi.irq);
-	else
-		v_null(v);
-}
-
-static void t_gpu_irq_name(const void *o, struct gpulat_value *v)
-{
-	struct gpulat_gpu_irq gi;
-
-	if (t_diag(o, &gi) && gi.name && gi.name[0])
-		v_str(v, gi.name);
-	else
-		v_null(v);
-}
-
-static void t_done_in_irq(const void *o, struct gpulat_value *v)
-{
-	struct gpulat_gpu_irq gi;
-
-	if (t_diag(o, &gi))
+		break;
+	case TD_IRQ:
+		if (gi.irq >= 0)
+			v_int(v, gi.irq);
+		break;
+	case TD_IRQ_NAME:
+		if (gi.name && gi.name[0])
+			v_str(v, gi.name);
+		break;
+	case TD_DONE_IN_IRQ:
 		v_u64(v, gi.done_inside);
-	else
-		v_null(v);
-}
-
-static void t_done_events(const void *o, struct gpulat_value *v)
-{
-	struct gpulat_gpu_irq gi;
-
-	if (t_diag(o, &gi))
+		break;
+	case TD_DONE_EVENTS:
 		v_u64(v, gi.done_events);
-	else
-		v_null(v);
-}
-
-static void t_expl_dropped(const void *o, struct gpulat_value *v)
-{
-	struct gpulat_gpu_irq gi;
-	const struct gpulat_diag *d = t_diag(o, &gi);
-
-	if (d)
+		break;
+	case TD_EXPL_DROPPED:
 		v_u64(v, gpulat_diag_stalls_dropped(d));
-	else
-		v_null(v);
+		break;
+	}
 }
+
+#define DIAG_GET(fn, item)                                    \
+	static void fn(const void *o, struct gpulat_value *v) \
+	{                                                     \
+		t_diag_get(o, v, (item));                     \
+	}
+
+DIAG_GET(t_irq_source, TD_IRQ_SOURCE)
+DIAG_GET(t_gpu_irq, TD_IRQ)
+DIAG_GET(t_gpu_irq_name, TD_IRQ_NAME)
+DIAG_GET(t_done_in_irq, TD_DONE_IN_IRQ)
+DIAG_GET(t_done_events, TD_DONE_EVENTS)
+DIAG_GET(t_expl_dropped, TD_EXPL_DROPPED)
 
 /* ------------------------------------------------------------------------ */
 /* group rows: struct gpulat_group                                            */
