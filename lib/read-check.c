@@ -708,8 +708,12 @@ static int check_v6(struct chk *c, uint64_t off)
 			off += sz;
 		}
 	}
+	/*
+	 * latency tracer output is text, no per-CPU records: libtracecmd
+	 * 1.3.1 opens it and then dies in tracecmd_peek_data() (F9)
+	 */
 	if (!memcmp(label, "latency  ", 10))
-		return 0;		/* text data: libtracecmd reads it as text */
+		return bad(c, "latency tracer text data, no CPU event records");
 	if (memcmp(label, "flyrecord", 10))
 		return bad(c, "no flyrecord CPU data");
 	for (i = 0; i < cpus; i++) {

@@ -123,6 +123,16 @@ def main():
     print(f"{'ok' if ok else 'FAIL'}: F7 page loop: rc {p.returncode}: {last}")
     if not ok:
         failures.append("F7 page loop: no one-line damaged-file error")
+    # F9: a v6 file whose data section says "latency" (text): libtracecmd opens it,
+    # then tracecmd_peek_data() dies on its missing CPU data
+    f9 = os.path.join(HERE, "..", "fuzz", "reader-corpus", "F9-latency-v6")
+    p = run(tool, [f9])
+    last = (p.stderr.splitlines() or [""])[-1]
+    ok = (p.returncode == 1 and not p.stdout and last.startswith(PREFIX + f9 + ": ")
+          and "latency tracer text data" in last)
+    print(f"{'ok' if ok else 'FAIL'}: F9 latency data: rc {p.returncode}: {last}")
+    if not ok:
+        failures.append("F9 latency data: no one-line error")
     e("incompatible layouts (5.19 + 6.17 merged)", tool, [good6, good617], good617,
       ["incompatible layout"])
     e("error in the second file", tool, [good7, j("text.dat")], j("text.dat"),
