@@ -728,8 +728,15 @@ static int check_v6(struct chk *c, uint64_t off)
 /* ---- v7 ------------------------------------------------------------------------ */
 
 enum {
-	OPT_DONE = 0, OPT_BUFFER = 3, OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS = 17,
-	OPT_EVENT_FORMATS = 18, OPT_KALLSYMS = 19, OPT_PRINTK = 20, OPT_CMDLINES = 21,
+	OPT_DONE = 0,
+	OPT_BUFFER = 3,
+	OPT_CPUCOUNT = 8,
+	OPT_HEADER_INFO = 16,
+	OPT_FTRACE_EVENTS = 17,
+	OPT_EVENT_FORMATS = 18,
+	OPT_KALLSYMS = 19,
+	OPT_PRINTK = 20,
+	OPT_CMDLINES = 21,
 };
 
 /*
@@ -886,6 +893,18 @@ static int check_v7(struct chk *c, uint64_t off)
 				break;
 			case OPT_BUFFER:
 				ret = check_buffer(c, od, sz);
+				break;
+			case OPT_CPUCOUNT:
+				/*
+				 * libtracecmd 1.3 takes a v7 file's CPU count from here,
+				 * and the merge holds a stream per CPU: a fuzzed 2^25
+				 * made it allocate 2.7 GB (F10)
+				 */
+				if (sz < 4)
+					ret = bad(c, "CPUCOUNT option too short");
+				else if (num(c, od, 4) > MAX_CPUS)
+					ret = bad(c, "CPU count %llu larger than %d",
+						  (unsigned long long)num(c, od, 4), MAX_CPUS);
 				break;
 			case OPT_HEADER_INFO:
 			case OPT_FTRACE_EVENTS:

@@ -133,6 +133,15 @@ def main():
     print(f"{'ok' if ok else 'FAIL'}: F9 latency data: rc {p.returncode}: {last}")
     if not ok:
         failures.append("F9 latency data: no one-line error")
+    # F10: a v7 CPUCOUNT option of 2^25 made the merge allocate a stream per CPU (2.7 GB)
+    f10 = os.path.join(HERE, "..", "fuzz", "reader-corpus", "F10-reader-cpus-oom")
+    p = run(tool, [f10])
+    last = (p.stderr.splitlines() or [""])[-1]
+    ok = (p.returncode == 1 and not p.stdout and last.startswith(PREFIX + f10 + ": ")
+          and "CPU count 33554436 larger than 8192" in last)
+    print(f"{'ok' if ok else 'FAIL'}: F10 CPU count: rc {p.returncode}: {last}")
+    if not ok:
+        failures.append("F10 CPU count: no one-line error")
     e("incompatible layouts (5.19 + 6.17 merged)", tool, [good6, good617], good617,
       ["incompatible layout"])
     e("error in the second file", tool, [good7, j("text.dat")], j("text.dat"),
