@@ -190,13 +190,16 @@ static int probe_start(const char *probe)
 	return 0;
 }
 
-static bool send_all(int fd, const void *buf, size_t len)
+/*
+ * All @len bytes to (@out) or from the probe's socket; false on EOF or an
+ * error. MSG_NOSIGNAL: a helper that died is an answer, not a SIGPIPE.
+ */
+bool fz_xfer_all(int fd, void *buf, size_t len, bool out)
 {
-	const char *p = buf;
+	char *p = buf;
 
 	while (len) {
-		/* MSG_NOSIGNAL: a helper that died is an answer, not a SIGPIPE */
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+		ssize_t n = out ? send(fd, p, len, MSG_NOSIGNAL) : read(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -217,11 +220,12 @@ static int probe_ask(const char *probe, uint8_t flags, const uint8_t *p, size_t 
 
 	if (fz_probe.fd < 0 && probe_start(probe) < 0)
 		return -1;
-	if (!send_all(fz_probe.fd, hdr, sizeof(hdr)) || !send_all(fz_probe.fd, p, len)) {
+	if (!fz_xfer_all(fz_probe.fd, hdr, sizeof(hdr), true) ||
+	    !fz_xfer_all(fz_probe.fd, (void *)p, len, true)) {
 		/* it died on the previous request already, or now: ask a new one */
 		probe_reap();
-		if (probe_start(probe) < 0 || !send_all(fz_probe.fd, hdr, sizeof(hdr)) ||
-		    !send_all(fz_probe.fd, p, len)) {
+		if (probe_start(probe) < 0 || !fz_xfer_all(fz_probe.fd, hdr, sizeof(hdr), true) ||
+		    !fz_xfer_all(fz_probe.fd, (void *)p, len, true)) {
 			probe_reap();
 			return -1;
 		}

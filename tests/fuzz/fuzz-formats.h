@@ -37,4 +37,7 @@ bool fz_tep_survives(uint8_t flags, const uint8_t *p, size_t len);
  */
 const struct fz_formats *fz_formats_get(uint8_t flags, const uint8_t *p, size_t len);
 
+/* the harness <-> fuzz-tep-probe socket: all @len bytes out (@out) or in */
+bool fz_xfer_all(int fd, void *buf, size_t len, bool out);
+
 #endif /* _FUZZ_FORMATS_H */

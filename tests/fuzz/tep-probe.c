@@ -27,30 +27,13 @@ const char *__asan_default_options(void)
 	return "detect_leaks=0";
 }
 
-static bool read_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = read(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
 static int serve(void)
 {
 	uint32_t hdr[2];
 	uint8_t *buf = NULL;
 	size_t cap = 0;
 
-	while (read_all(0, hdr, sizeof(hdr))) {
+	while (fz_xfer_all(0, hdr, sizeof(hdr), false)) {
 		struct fz_formats fm = { 0 };
 
 		if (hdr[1] > cap) {
@@ -60,7 +43,7 @@ static int serve(void)
 			if (!buf)
 				return 2;
 		}
-		if (!read_all(0, buf, hdr[1]))
+		if (!fz_xfer_all(0, buf, hdr[1], false))
 			return 2;
 		fm.tep = fz_new_tep((uint8_t)hdr[0]);
 		if (!fm.tep)
