@@ -60,7 +60,8 @@ struct gpulat_session {
 	/*
 	 * gpulat_session_last_event(): the event being fed to the listeners
 	 * (file, text, live input: a pointer to the reader's, no copy per event),
-	 * or &last_ev, the copy of the last pushed one
+	 * or &last_ev, the last pushed one (gpulat_session_push() decodes the
+	 * record into it in place; gpulat_session_push_event() copies the event)
 	 */
 	const struct gpulat_event *cur_ev;
 	struct gpulat_event	last_ev;
