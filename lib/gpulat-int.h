@@ -17,6 +17,21 @@
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
 /* gpu_scheduler, dma_fence and driver (amdgpu, i915, xe) kinds (not the context) */
+/*
+ * Widen the span [*@first, *@last] (GPULAT_NONE: empty) to @ts. A record of
+ * 2^64 - 1 ns is no time of a span: that value means "none" (lib/bind.c
+ * skips such a record as damaged, hostile trace H3).
+ */
+static inline void gpulat__span_see(uint64_t *first, uint64_t *last, uint64_t ts)
+{
+	if (ts == GPULAT_NONE)
+		return;
+	if (*first == GPULAT_NONE || ts < *first)
+		*first = ts;
+	if (*last == GPULAT_NONE || ts > *last)
+		*last = ts;
+}
+
 static inline bool gpulat__is_gpu_kind(enum gpulat_kind k)
 {
 	return k >= GPULAT_EV_QUEUE && k <= GPULAT_EV__GPU_LAST;

@@ -185,11 +185,8 @@ static void fill(struct pstream *s, struct pbatch *b)
 			b->damaged++; /* as gpulat__reader_event() counts it */
 		}
 		b->events++;
-		/* as gpulat__reader_record(): 2^64 - 1 ("none") is no time of the span */
-		if (rec->ts != GPULAT_NONE && (b->first_ts == GPULAT_NONE || rec->ts < b->first_ts))
-			b->first_ts = rec->ts;
-		if (rec->ts != GPULAT_NONE && (b->last_ts == GPULAT_NONE || rec->ts > b->last_ts))
-			b->last_ts = rec->ts;
+		/* as gpulat__reader_record() */
+		gpulat__span_see(&b->first_ts, &b->last_ts, rec->ts);
 		s->key = key;
 		s->prev_ts = rec->ts;
 		gpulat__zfile_next(f->z, s->cpu);
@@ -314,10 +311,9 @@ static int take(struct gpulat_reader *r, struct pstream *s)
 	s->cur = b;
 	r->c.events += b->events;
 	r->c.damaged += b->damaged;
-	if (b->first_ts != GPULAT_NONE && (r->first_ts == GPULAT_NONE || b->first_ts < r->first_ts))
-		r->first_ts = b->first_ts;
-	if (b->last_ts != GPULAT_NONE && (r->last_ts == GPULAT_NONE || b->last_ts > r->last_ts))
-		r->last_ts = b->last_ts;
+	/* the batch's span into the reader's (its first <= its last: both ends are times of it) */
+	gpulat__span_see(&r->first_ts, &r->last_ts, b->first_ts);
+	gpulat__span_see(&r->first_ts, &r->last_ts, b->last_ts);
 	set_head(s);
 	return 0;
 }

@@ -438,11 +438,7 @@ int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_r
 	int tcpu;
 
 	r->c.events++;
-	/* 2^64 - 1 means "none": no time of the span (the binding skips it, lib/bind.c) */
-	if (rec->ts != GPULAT_NONE && (r->first_ts == GPULAT_NONE || rec->ts < r->first_ts))
-		r->first_ts = rec->ts;
-	if (rec->ts != GPULAT_NONE && (r->last_ts == GPULAT_NONE || rec->ts > r->last_ts))
-		r->last_ts = rec->ts;
+	gpulat__span_see(&r->first_ts, &r->last_ts, rec->ts);
 	tcpu = f->cpu_base + rec->cpu;
 
 	if (rec->missed_events) {

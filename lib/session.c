@@ -633,13 +633,7 @@ int gpulat_session_attach_tep(struct gpulat_session *s, struct tep_handle *tep)
 void gpulat__session_see_ts(struct gpulat_session *s, uint64_t ts)
 {
 	s->c.events++;
-	/* 2^64 - 1 means "none": such a record is no time of the span (lib/bind.c) */
-	if (ts == GPULAT_NONE)
-		return;
-	if (s->c.first_ts == GPULAT_NONE || ts < s->c.first_ts)
-		s->c.first_ts = ts;
-	if (s->c.last_ts == GPULAT_NONE || ts > s->c.last_ts)
-		s->c.last_ts = ts;
+	gpulat__span_see(&s->c.first_ts, &s->c.last_ts, ts);
 }
 
 int gpulat__session_feed(struct gpulat_session *s, const struct gpulat_event *ev,
