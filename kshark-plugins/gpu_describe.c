@@ -92,17 +92,11 @@ size_t plugin_gpujob_describe(const struct plugin_gpujob_ctx *ctx, size_t j, cha
 	 * text from lib, so one grep of it finds the job in trace-cmd report
 	 */
 	if (job->fence_ptr && job->fence_ptr != GPULAT_NONE) {
-		struct gpulat_job lj;
 		char id[96];
 
-		memset(&lj, 0, sizeof(lj));
-		lj.ring = job->ring;
-		lj.ctx = job->ctx;
-		lj.seqno = job->seqno;
-		lj.id = job->id;
-		lj.fence_ptr = job->fence_ptr;
-		lj.ptr_gen = job->ptr_gen;
-		put(&b, "\nreport  %s", gpulat_job_identity(id, sizeof(id), &lj));
+		put(&b, "\nreport  %s",
+		    gpulat_ptr_job_identity(id, sizeof(id), job->ring, job->id, job->fence_ptr,
+					    job->ptr_gen));
 	}
 	put_ts(&b, "queue", job->ts[GPULAT_ST_QUEUE], job->cpu[GPULAT_ST_QUEUE]);
 	put_ts(&b, "run", job->ts[GPULAT_ST_RUN], job->cpu[GPULAT_ST_RUN]);

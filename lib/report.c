@@ -209,13 +209,21 @@ char *gpulat_fence_handle(char *buf, size_t len, const struct gpulat_job *job)
 	return handle_gen(buf, len, gpulat_ptr_handle(job->fence_ptr), job->ptr_gen);
 }
 
-char *gpulat_job_identity(char *buf, size_t len, const struct gpulat_job *job)
+char *gpulat_ptr_job_identity(char *buf, size_t len, const char *ring, uint64_t id,
+			      uint64_t fence_ptr, uint32_t ptr_gen)
 {
-	bool ptr = job->fence_ptr && job->fence_ptr != GPULAT_NONE;
 	char h[24];
 
-	return identity(buf, len, job->ring, job->ctx, job->seqno,
-			ptr ? gpulat_fence_handle(h, sizeof(h), job) : NULL, job->id);
+	return identity(buf, len, ring, GPULAT_NONE, 0,
+			handle_gen(h, sizeof(h), gpulat_ptr_handle(fence_ptr), ptr_gen), id);
+}
+
+char *gpulat_job_identity(char *buf, size_t len, const struct gpulat_job *job)
+{
+	if (job->fence_ptr && job->fence_ptr != GPULAT_NONE)
+		return gpulat_ptr_job_identity(buf, len, job->ring, job->id, job->fence_ptr,
+					       job->ptr_gen);
+	return identity(buf, len, job->ring, job->ctx, job->seqno, NULL, job->id);
 }
 
 char *gpulat_stall_identity(char *buf, size_t len, const struct gpulat_stall *st)

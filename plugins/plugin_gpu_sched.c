@@ -399,25 +399,13 @@ static void gs_put_fence(struct trace_seq *s, const char *name, uint64_t ctx, ui
 static void gs_put_ptr_job(struct trace_seq *s, const char *ring, uint64_t id, uint64_t fence_ptr,
 			   uint32_t gen)
 {
-	struct gpulat_job j = {
-		.ring = ring,
-		.id = id,
-		.fence_ptr = fence_ptr,
-		.ctx = GPULAT_NONE,
-		.ptr_gen = gen,
-	};
 	char buf[GS_IDENT_LEN];
 
-	if (id != GPULAT_NONE && fence_ptr && fence_ptr != GPULAT_NONE) {
-		trace_seq_printf(s, " %s", gpulat_job_identity(buf, sizeof(buf), &j));
-		return;
-	}
-	if (id != GPULAT_NONE)
-		trace_seq_printf(s, " job=%s#%llu", ring && *ring ? ring : "!",
-				 (unsigned long long)id);
-	else
+	/* lib names "fence=HHHH.N" alone when the id is missing: the plugin marks it */
+	if (id == GPULAT_NONE)
 		trace_seq_puts(s, " job=!");
-	trace_seq_printf(s, " fence=%s", gpulat_fence_handle(buf, sizeof(buf), &j));
+	trace_seq_printf(s, " %s",
+			 gpulat_ptr_job_identity(buf, sizeof(buf), ring, id, fence_ptr, gen));
 }
 
 /* the fence handle's generation of the fed job, when it holds @fence_ptr */

@@ -187,6 +187,14 @@ const struct gpulat_session *gpulat_report_session(const struct gpulat_report *r
  */
 char *gpulat_job_identity(char *buf, size_t len, const struct gpulat_job *job);
 /*
+ * The pointer eras' identity from its parts, for a host that keeps a job
+ * its own way (the plugin, KernelShark): "job=RING#ID fence=HHHH.N" as
+ * gpulat_job_identity() names a job with these gpulat_job fields, or
+ * "fence=HHHH.N" when @id is GPULAT_NONE. Return: @buf.
+ */
+char *gpulat_ptr_job_identity(char *buf, size_t len, const char *ring, uint64_t id,
+			      uint64_t fence_ptr, uint32_t ptr_gen);
+/*
  * The same identity of the job that ended a stall (gpulat_stall.job_*: the
  * submission at end_ts of a submit gap, the job that started at end_ts of a
  * ring idle gap). Return: @buf.
