@@ -1037,10 +1037,17 @@ static void gs_print_summary(struct gs_ctx *ctx)
 	if (sc.lost_gaps)
 		printf("  lost: %llu events in %llu ring-buffer overruns; jobs with a stage in one are lost\n",
 		       (unsigned long long)sc.lost_events, (unsigned long long)sc.lost_gaps);
-	if (c.orphan_done || c.orphan_run || c.dropped_open)
-		printf("  unmatched: %llu done, %llu run; %llu evicted\n",
-		       (unsigned long long)c.orphan_done, (unsigned long long)c.orphan_run,
-		       (unsigned long long)c.dropped_open);
+	/*
+	 * The ring rows' lost column is LOST + ORPHAN (struct gpulat_group):
+	 * say how many of those are orphans (a run or done without its queue
+	 * event outside any overrun, or stages out of time order), as the
+	 * CLI's job line does, and the jobs evicted at the in-flight cap. A
+	 * run or done whose queue event fell into an overrun is a lost job:
+	 * the tracker's unmatched-event counters would name it twice.
+	 */
+	if (sc.orphan || c.dropped_open)
+		printf("  orphan: %llu of the lost jobs miss a stage outside any overrun; %llu evicted at the in-flight cap\n",
+		       (unsigned long long)sc.orphan, (unsigned long long)c.dropped_open);
 	fflush(stdout);
 }
 
