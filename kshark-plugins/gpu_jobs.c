@@ -77,22 +77,32 @@ static void gpujob_free_blocks(struct plugin_gpujob_ctx *ctx)
 	}
 }
 
+/* a new block for at least @room bytes (NULL: out of memory) */
+static struct gpujob_block *gpujob_new_block(struct plugin_gpujob_ctx *ctx, size_t room)
+{
+	size_t cap = room > GPUJOB_BLOCK_SIZE ? room : GPUJOB_BLOCK_SIZE;
+	struct gpujob_block *b = malloc(sizeof(*b) + cap);
+
+	if (!b)
+		return NULL;
+	b->used = 0;
+	b->cap = cap;
+	b->next = ctx->blocks;
+	ctx->blocks = b;
+	return b;
+}
+
 /* A stable copy of @size bytes of payload (the block space is rounded up, the copy not). */
-static void *gpujob_copy(struct plugin_gpujob_ctx *ctx, const void *data, size_t size)
+static inline void *gpujob_copy(struct plugin_gpujob_ctx *ctx, const void *data, size_t size)
 {
 	struct gpujob_block *b = ctx->blocks;
-	size_t cap, room = (size + 7) & ~(size_t)7;
+	size_t room = (size + 7) & ~(size_t)7;
 	void *p;
 
-	if (!b || b->cap - b->used < room) {
-		cap = room > GPUJOB_BLOCK_SIZE ? room : GPUJOB_BLOCK_SIZE;
-		b = malloc(sizeof(*b) + cap);
+	if (__builtin_expect(!b || b->cap - b->used < room, 0)) {
+		b = gpujob_new_block(ctx, room);
 		if (!b)
 			return NULL;
-		b->used = 0;
-		b->cap = cap;
-		b->next = ctx->blocks;
-		ctx->blocks = b;
 	}
 	p = b->data + b->used;
 	memcpy(p, data, size);
@@ -100,16 +110,17 @@ static void *gpujob_copy(struct plugin_gpujob_ctx *ctx, const void *data, size_t
 	return p;
 }
 
-static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *entry,
-			   const struct tep_record *rec)
+/*
+ * The rare cases before a record is kept: records arriving after the second pass
+ * (KernelShark reloads the data without re-initializing the plugin: start over, the
+ * old entries are gone), a full table, an earlier failure.
+ * Return: false when nothing can be collected (out of memory; the second pass says so).
+ */
+static bool gpujob_collect_slow(struct plugin_gpujob_ctx *ctx)
 {
-	struct gpujob_raw *tmp, *r;
-	size_t cap, size;
+	struct gpujob_raw *tmp;
+	size_t cap;
 
-	/*
-	 * Records arriving after the second pass mean KernelShark reloads the data without
-	 * re-initializing the plugin: start over, the old entries are gone.
-	 */
 	if (ctx->linked || ctx->link_failed) {
 		plugin_gpujob_free_results(ctx);
 		gpujob_free_blocks(ctx);
@@ -119,16 +130,35 @@ static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *e
 		ctx->collect_failed = false;
 	}
 	if (ctx->collect_failed)
-		return;
-
-	if (ctx->n_ents == ctx->cap_ents) {
-		cap = ctx->cap_ents ? ctx->cap_ents * 2 : 4096;
-		tmp = realloc(ctx->ents, cap * sizeof(*tmp));
-		if (!tmp)
-			goto fail;
-		ctx->ents = tmp;
-		ctx->cap_ents = cap;
+		return false;
+	if (ctx->n_ents < ctx->cap_ents)
+		return true;
+	cap = ctx->cap_ents ? ctx->cap_ents * 2 : 4096;
+	tmp = realloc(ctx->ents, cap * sizeof(*tmp));
+	if (!tmp) {
+		ctx->collect_failed = true;
+		return false;
 	}
+	ctx->ents = tmp;
+	ctx->cap_ents = cap;
+	return true;
+}
+
+/*
+ * Runs for every record of ours while libkshark loads (dense-1M: 333 k of 1.02 M
+ * entries): the entry, its time and CPU, a copy of the payload. The rare cases are
+ * out of line (callgrind, dense-1M: 118 -> 110 instructions a record).
+ */
+static inline void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *entry,
+				  const struct tep_record *rec)
+{
+	bool rare = ctx->linked || ctx->link_failed || ctx->collect_failed ||
+		    ctx->n_ents == ctx->cap_ents;
+	struct gpujob_raw *r;
+	size_t size;
+
+	if (__builtin_expect(rare, 0) && !gpujob_collect_slow(ctx))
+		return;
 	r = &ctx->ents[ctx->n_ents];
 	r->entry = entry;
 	r->data = NULL;
@@ -140,22 +170,20 @@ static void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_entry *e
 		ctx->last_ts = entry->ts;
 	if (rec && rec->data && rec->size != 0) {
 		size = gpulat_record_bytes(rec, ctx->page_size);
-		if (!size) {
+		if (__builtin_expect(!size, 0)) {
 			/* longer than its page: damaged, kept as an entry without payload */
 			ctx->n_damaged++;
 		} else {
 			r->data = gpujob_copy(ctx, rec->data, size);
-			if (!r->data)
-				goto fail;
+			if (!r->data) {
+				/* out of memory: stop collecting, the second pass reports it */
+				ctx->collect_failed = true;
+				return;
+			}
 			r->size = (int)size;
 		}
 	}
 	ctx->n_ents++;
-	return;
-
-fail:
-	/* out of memory: stop collecting, the second pass reports it */
-	ctx->collect_failed = true;
 }
 
 static void gpujob_event_action(struct kshark_data_stream *stream, void *rec,
