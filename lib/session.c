@@ -19,6 +19,7 @@
 
 #include <event-parse.h>
 
+#include "bounds-int.h"
 #include "gpulat-diag.h"
 #include "session-int.h"
 
@@ -416,6 +417,8 @@ int gpulat_session_add_listener(struct gpulat_session *s, const struct gpulat_li
 	if (ret)
 		return ret;
 	v[s->nls].data = data;
+	if (v[s->nls].l.event)
+		s->ls_kinds |= v[s->nls].l.kinds ? v[s->nls].l.kinds : ~0ULL;
 	s->nls++;
 	return 0;
 }
@@ -468,6 +471,12 @@ int gpulat__session_event(struct gpulat_session *s, const struct gpulat_event *e
 				return ret;
 		}
 	}
+	/*
+	 * No listener wants this kind (the KernelShark plugin's and the frames
+	 * listener: 237 k of dense-1M's 333 k pushed records, 12 M instructions)
+	 */
+	if ((unsigned int)ev->kind < 64 && !(s->ls_kinds & GPULAT_LISTEN_KIND(ev->kind)))
+		return 0;
 	for (i = 0; i < s->nls; i++) {
 		const struct gpulat_listener *l = &s->ls[i].l;
 
@@ -630,12 +639,6 @@ int gpulat_session_attach_tep(struct gpulat_session *s, struct tep_handle *tep)
 	return 0;
 }
 
-void gpulat__session_see_ts(struct gpulat_session *s, uint64_t ts)
-{
-	s->c.events++;
-	gpulat__span_see(&s->c.first_ts, &s->c.last_ts, ts);
-}
-
 int gpulat__session_feed(struct gpulat_session *s, const struct gpulat_event *ev,
 			 struct tep_record *rec)
 {
@@ -714,7 +717,7 @@ int gpulat_session_push(struct gpulat_session *s, struct tep_record *rec, void *
 	if (ret < 0)
 		return ret;
 	/* a damaged length reaching past the page is not decoded (bounds.c) */
-	if (!gpulat_record_bytes(rec, s->files[0].page_size)) {
+	if (!gpulat__record_bytes(rec, s->files[0].page_size)) {
 		s->c.damaged++;
 		return 0;
 	}

@@ -7,10 +7,15 @@
  *                                     one by one (what a host plugin does)
  *
  * Prints one line: "jobs N complete C incomplete I lost L orphan O era E".
+ * Two more listeners check the kinds mask of struct gpulat_listener: one wants
+ * queue and done events only, one is an older caller whose sz ends before
+ * @kinds (so it gets every kind whatever lies there); a mismatch adds a line.
  * Built in the tree (tests/session) and, by the install test, outside it
  * against the installed library with `pkg-config --cflags --libs gpulat`.
  */
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +50,55 @@ static int on_job(const struct gpulat_job *job, void *data)
 		if (job->ts[st] != GPULAT_NONE && !job->ref[st])
 			t->no_ref++;
 	return 0;
+}
+
+/* what the kinds-mask listeners saw */
+struct kinds_check {
+	uint64_t	want;		/* the masked listener's kinds */
+	uint64_t	masked;		/* events it got */
+	uint64_t	outside;	/* of them, of a kind it did not ask for */
+	uint64_t	all;		/* events the old-size listener got */
+	uint64_t	all_wanted;	/* of them, of a kind in @want */
+};
+
+static int on_masked(const struct gpulat_event *ev, struct tep_record *rec, int file, void *data)
+{
+	struct kinds_check *k = data;
+
+	(void)rec;
+	(void)file;
+	k->masked++;
+	if ((unsigned int)ev->kind >= 64 || !(k->want & GPULAT_LISTEN_KIND(ev->kind)))
+		k->outside++;
+	return 0;
+}
+
+static int on_every(const struct gpulat_event *ev, struct tep_record *rec, int file, void *data)
+{
+	struct kinds_check *k = data;
+
+	(void)rec;
+	(void)file;
+	k->all++;
+	if ((unsigned int)ev->kind < 64 && (k->want & GPULAT_LISTEN_KIND(ev->kind)))
+		k->all_wanted++;
+	return 0;
+}
+
+/* the two listeners against each other and against the session's per-kind counts */
+static void kinds_report(struct gpulat_session *s, const struct kinds_check *k)
+{
+	uint64_t fed = 0;
+	int kind;
+
+	for (kind = 0; kind < GPULAT_EV__COUNT; kind++)
+		fed += gpulat_session_kind_count(s, kind);
+	if (k->outside || k->masked != k->all_wanted || k->all != fed)
+		printf("listener kinds: masked %llu (%llu outside the mask), every-kind %llu "
+		       "(%llu in the mask), fed %llu\n",
+		       (unsigned long long)k->masked, (unsigned long long)k->outside,
+		       (unsigned long long)k->all, (unsigned long long)k->all_wanted,
+		       (unsigned long long)fed);
 }
 
 struct push {
@@ -93,6 +147,16 @@ int main(int argc, char **argv)
 {
 	struct gpulat_session_counts c = { .sz = sizeof(c) };
 	struct gpulat_listener l = { .sz = sizeof(l), .job = on_job };
+	struct kinds_check k = {
+		.want = GPULAT_LISTEN_KIND(GPULAT_EV_QUEUE) | GPULAT_LISTEN_KIND(GPULAT_EV_DONE),
+	};
+	struct gpulat_listener lm = { .sz = sizeof(lm), .event = on_masked, .kinds = k.want };
+	/* built by a caller that knew no @kinds: what lies there must not count */
+	struct gpulat_listener lold = {
+		.sz = offsetof(struct gpulat_listener, kinds),
+		.event = on_every,
+		.kinds = k.want,
+	};
 	struct gpulat_session_opts o;
 	struct gpulat_session *s;
 	struct tally t = { { 0 }, false, 0 };
@@ -105,7 +169,9 @@ int main(int argc, char **argv)
 	gpulat_session_opts_init(&o);
 	o.msg = msg;
 	s = gpulat_session_new(&o);
-	if (!s || gpulat_session_add_listener(s, &l, &t) < 0)
+	if (!s || gpulat_session_add_listener(s, &l, &t) < 0 ||
+	    gpulat_session_add_listener(s, &lm, &k) < 0 ||
+	    gpulat_session_add_listener(s, &lold, &k) < 0)
 		return 1;
 	if (!strcmp(argv[1], "--file")) {
 		ret = gpulat_session_add_file(s, argv[2]);
@@ -125,6 +191,7 @@ int main(int argc, char **argv)
 	       t.st[GPULAT_JOB_LOST], t.st[GPULAT_JOB_ORPHAN], gpulat_era_name(c.era));
 	if (t.no_ref)
 		printf("stages without their host_ref: %llu\n", t.no_ref);
+	kinds_report(s, &k);
 	gpulat_session_free(s);
 	return 0;
 }
