@@ -243,6 +243,8 @@ struct gpulat__gap {
 /* @fn sees every gap over the threshold when it ends (the session's diagnosis) */
 void gpulat__stats_on_gap(struct gpulat_stats *s,
 			  void (*fn)(const struct gpulat__gap *g, void *data), void *data);
+/* no job still to come carries a time before what @fn says (0: unknown) */
+void gpulat__stats_on_horizon(struct gpulat_stats *s, uint64_t (*fn)(void *data), void *data);
 /* a queue event of a job, in time order (the tracker's queued hook) */
 int gpulat__stats_queued(struct gpulat_stats *s, const struct gpulat_event *ev);
 /* the submitters' last queue events of @from go to the new @to (live cuts) */
@@ -255,6 +257,8 @@ struct gpulat_tracker;
 /* @fn sees the queue event of every job, when the tracker took it (time order) */
 void gpulat__tracker_on_queued(struct gpulat_tracker *t,
 			       void (*fn)(const struct gpulat_event *ev, void *data), void *data);
+/* no job not handed out yet has or gets a timestamp before this (0: unknown) */
+uint64_t gpulat__tracker_horizon(struct gpulat_tracker *t);
 
 /* ---- diagnosis (diag-*.c) ------------------------------------------------ */
 

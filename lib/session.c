@@ -261,6 +261,18 @@ static void s_stall(const struct gpulat_stall *st, void *data)
 	}
 }
 
+/*
+ * the tracker's horizon for the statistics' sweeps: only for trace files,
+ * whose reader feeds every cpu's events merged in time order (a host may
+ * push records in any order)
+ */
+static uint64_t s_horizon(void *data)
+{
+	struct gpulat_session *s = data;
+
+	return s->reader ? gpulat__tracker_horizon(s->tracker) : 0;
+}
+
 /* statistics configured from the opts, stalls to the listeners (live: one per interval) */
 struct gpulat_stats *gpulat__session_new_stats(struct gpulat_session *s)
 {
@@ -275,6 +287,7 @@ struct gpulat_stats *gpulat__session_new_stats(struct gpulat_session *s)
 	if (!st)
 		return NULL;
 	gpulat__stats_on_stall(st, s_stall, s);
+	gpulat__stats_on_horizon(st, s_horizon, s);
 	/* the gaps to explain (s->diag is made after the first statistics) */
 	if (s->o.features & (GPULAT_FEAT_EXPLAIN | GPULAT_FEAT_FENCE_PATH))
 		gpulat__stats_on_gap(st, s_gap, s);

@@ -184,6 +184,9 @@ struct gpulat_stats {
 	/* gaps over the threshold when they end (gpulat__stats_on_gap) */
 	void (*on_gap)(const struct gpulat__gap *g, void *data);
 	void *on_gap_data;
+	/* the jobs still to come carry no time before this (gpulat__stats_on_horizon()) */
+	uint64_t (*horizon)(void *data);
+	void *horizon_data;
 	struct submitters subs;
 	/* groups per kind at most (gpulat__cap()); the jobs of the others go to others[k] */
 	size_t			max_groups;
@@ -866,6 +869,29 @@ static uint64_t watermark(const struct gpulat_stats *s)
 }
 
 /*
+ * What the tracker knows: no job still to come has a time before its
+ * horizon (gpulat__tracker_horizon(), the oldest time of its open jobs),
+ * give or take per-cpu clocks that go back (the same 50 ms of slack). In a
+ * growing backlog the longest job grows with the trace, and so did what
+ * the watermark holds (two completed jobs' entries per job in flight,
+ * bench/inflight-rss); the horizon stays at the oldest job in flight. The
+ * sweep goes to the later of the two, so where the watermark swept more
+ * (a job open for longer than twice the longest one, say a hang) nothing
+ * changes either.
+ */
+static uint64_t horizon(struct gpulat_stats *s)
+{
+	uint64_t h = s->horizon ? s->horizon(s->horizon_data) : 0;
+
+	return h > 50000000ULL ? h - 50000000ULL : 0;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/*
  * The same for the busy entries, keyed by start_ts: a job still to come has
  * its done near the newest done at the latest, and its start no earlier than
  * its done minus the longest execution. In a growing backlog the longest job
@@ -1082,8 +1108,10 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 		}
 	}
 	if (kq_len(&g->depth) + rq_len(&g->busy) + rq_len(&g->submit) > REORDER_MAX) {
+		uint64_t h = horizon(s);
+
 		s->swept = true;
-		sweep(s, g, watermark(s), watermark_busy(s));
+		sweep(s, g, max_u64(watermark(s), h), max_u64(watermark_busy(s), h));
 	}
 	return ret ? -ENOMEM : 0;
 }
@@ -1377,6 +1405,13 @@ void gpulat__stats_on_worst(struct gpulat_stats *s,
 {
 	s->on_worst = fn;
 	s->on_worst_data = data;
+}
+
+/* no job still to come has a time before what @fn says (internal: the session) */
+void gpulat__stats_on_horizon(struct gpulat_stats *s, uint64_t (*fn)(void *data), void *data)
+{
+	s->horizon = fn;
+	s->horizon_data = data;
 }
 
 void gpulat_stats_set_span(struct gpulat_stats *s, uint64_t first_ts, uint64_t last_ts)

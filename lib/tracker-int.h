@@ -241,6 +241,9 @@ struct gpulat_tracker {
 	 */
 	uint32_t **ptr_gens;
 	int nptr_gens;
+	/* gpulat__tracker_horizon(): the last one found, at c.jobs == hz_jobs */
+	uint64_t hz, hz_jobs;
+	bool hz_valid;
 };
 
 static inline struct jchunk *job_chunk(const struct gpulat_tracker *t, const struct job *j)

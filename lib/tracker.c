@@ -304,6 +304,44 @@ void gpulat__tracker_on_queued(struct gpulat_tracker *t,
 	t->queued_data = data;
 }
 
+static uint64_t list_horizon(const struct joblist *l, uint64_t h)
+{
+	const struct job *j;
+	int i;
+
+	for (j = l->head; j; j = j->next) {
+		for (i = 0; i < GPULAT_ST__COUNT; i++)
+			if (j->ts[i] < h)
+				h = j->ts[i];
+		if (j->start_ts < h)
+			h = j->start_ts;
+	}
+	return h;
+}
+
+/*
+ * The earliest timestamp a job not handed out yet carries or may still get
+ * (internal: the statistics sweep their reorder queues up to it, minus a
+ * slack for per-cpu clocks that go back): the earliest of any open or held
+ * job's times and of the newest event time, since a stage still to come is
+ * stamped by an event still to come. Its lists are walked again only after
+ * half as many jobs were handed out as are open (at most 2 job visits per
+ * job handed out); in between the last value stays a valid, older bound.
+ * Unknown (0) where times of a job come from elsewhere: i915's records,
+ * msm/v3d hardware times (track-hw.c).
+ */
+uint64_t gpulat__tracker_horizon(struct gpulat_tracker *t)
+{
+	if (t->i915 || t->hw)
+		return 0;
+	if (t->hz_valid && t->c.jobs - t->hz_jobs < (t->open.n + t->held.n) / 2 + 64)
+		return t->hz;
+	t->hz = list_horizon(&t->held, list_horizon(&t->open, t->last_ts));
+	t->hz_jobs = t->c.jobs;
+	t->hz_valid = true;
+	return t->hz;
+}
+
 /**
  * gpulat_tracker_feed - feed one event, in time order across all CPUs
  * @t: tracker
