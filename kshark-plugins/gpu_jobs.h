@@ -132,6 +132,10 @@ struct plugin_gpujob_ring {
 	size_t			n_jobs;
 	/** The ring's name as the core library gives it (NULL: @name). */
 	const char		*shown;
+	/** Another interned copy of @name and @dev seen (the tracker's), or NULL. */
+	const char		*name2;
+	/** Its device. */
+	const char		*dev2;
 };
 
 /** struct plugin_gpujob_frame - a frame lib/frames.c judged (gpulat_frame_verdict) */
