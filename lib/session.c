@@ -464,8 +464,8 @@ void gpulat__session_configure(struct gpulat_session *s, enum gpulat_era era, bo
 /* a kind is a bit of gpulat_listener.kinds */
 _Static_assert(GPULAT_EV__COUNT <= 64, "gpulat_listener.kinds holds every event kind");
 
-int gpulat__session_event(struct gpulat_session *s, const struct gpulat_event *ev,
-			  struct tep_record *rec, int file)
+int gpulat__session_event_slow(struct gpulat_session *s, const struct gpulat_event *ev,
+			       struct tep_record *rec, int file)
 {
 	size_t i;
 	int ret;
