@@ -406,6 +406,20 @@ bool gpulat_diag_caps_hit(const struct gpulat_diag *d, char *buf, size_t len)
 	return true;
 }
 
+/*
+ * The message names the option's irq and the trace's irq names as given:
+ * any byte (--gpu-irq $'a\nb', fuzz_session F11). A control character is
+ * shown as '?', so the message stays one line.
+ */
+static void one_line(char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && buf[i]; i++)
+		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+			buf[i] = '?';
+}
+
 bool gpulat_diag_gpu_irq_missing(const struct gpulat_diag *d, char *buf, size_t len)
 {
 	char spec[64];
@@ -426,6 +440,7 @@ bool gpulat_diag_gpu_irq_missing(const struct gpulat_diag *d, char *buf, size_t 
 			 "--gpu-irq %s: the trace has no irq_handler_entry events "
 			 "(record irq:irq_handler_entry)",
 			 spec);
+		one_line(buf, len);
 		return true;
 	}
 	w = snprintf(buf, len, "--gpu-irq %s: no such irq in the trace; irqs:", spec);
@@ -447,6 +462,7 @@ bool gpulat_diag_gpu_irq_missing(const struct gpulat_diag *d, char *buf, size_t 
 			break;
 		off += (size_t)w;
 	}
+	one_line(buf, len);
 	return true;
 }
 

@@ -71,7 +71,9 @@ def main():
     storm = f"{s}/diag-irqstorm.dat"
     irqs = "irqs: 16 i801_smbus, 24 nvme0q1, 27 enp5s0-rx-0, 40 xhci_hcd, 130 amdgpu"
     for args in (["--fence-path", "--gpu-irq", "99"], ["--explain", "--gpu-irq", "amdgpux"],
-                 ["--fence-path", "--json", "--gpu-irq", "9"]):
+                 ["--fence-path", "--json", "--gpu-irq", "9"],
+                 # a control character in the name stays on the one line (F11)
+                 ["--explain", "--gpu-irq", "amd\ngpu"]):
         p = run(tool, args + [storm])
         lines = p.stderr.strip().splitlines()
         check(f"{args} names no irq: one line listing the trace's irqs",
