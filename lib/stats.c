@@ -58,17 +58,30 @@ struct rq {
 };
 
 /*
- * Depth queue: the same sorted array + late heap as struct rq, of bare
- * 8-byte keys t * 2 + (1 for a queue, 0 for a done): key order is time
- * order with a done before a queue at the same time, and one queue holds
- * both. 16 bytes per job and group where two struct rq entries took 48:
- * on the backlog shape (a tenth, 1.44 M events) the reorder queues were 53 %
- * of the peak heap (massif), see the commit "lib/stats: 8-byte depth keys".
+ * Depth queue: the same sorted array + late heap as struct rq, of keys
+ * t * 2 + (1 for a queue, 0 for a done): key order is time order with a
+ * done before a queue at the same time, and one queue holds both. One
+ * queue for all groups (struct gpulat_stats.depth), each key with the
+ * groups of its job (gi: DK_BITS bits per kind, the group's index in
+ * s->list[kind] at its creation, DK_NONE for none): 32 bytes per job where
+ * one queue per group took 16 per group, 64 with a ring, a process, a
+ * client and a device (bench/inflight-rss). A group whose index does not
+ * fit (more than DK_NONE groups of a kind: GPULAT_MAX_GROUPS raised) keeps
+ * its keys in a queue of its own (gi unused).
  */
+struct dk {
+	uint64_t k;
+	uint64_t gi;
+};
+
+#define DK_BITS		16
+#define DK_NONE		0xffffU
+_Static_assert(64 >= DK_BITS * GPULAT_G__COUNT, "struct dk: a group index per kind");
+
 struct kq {
-	uint64_t *v; /* sorted, live keys v[head .. n - 1] */
+	struct dk *v; /* sorted, live keys v[head .. n - 1] */
 	size_t head, n, cap;
-	uint64_t *late; /* min-heap of keys too far out of order */
+	struct dk *late; /* min-heap of keys too far out of order */
 	size_t nlate, caplate;
 };
 
@@ -118,7 +131,9 @@ struct grp {
 	struct gpulat__hnode	node;
 	struct gpulat_group	g;
 	struct gpulat__qacc	q[GPULAT_M__COUNT];
-	struct kq depth; /* depth: queue (+1) and done (-1) times */
+	struct kq depth; /* depth keys of a group beyond DK_NONE (struct dk) */
+	size_t ndepth; /* its depth keys in either queue */
+	uint32_t idx; /* in s->list[kind] until gpulat_stats_finish() sorts it */
 	struct rq		busy;		/* start, a = done, b = cpus */
 	struct rq		submit;		/* processes: queue time, a = cpu */
 	struct rq		ids;		/* rings: the jobs of busy (id_pack()) */
@@ -188,6 +203,7 @@ struct gpulat_stats {
 	uint64_t (*horizon)(void *data);
 	void *horizon_data;
 	struct submitters subs;
+	struct kq depth; /* every group's depth keys (struct dk) */
 	/* groups per kind at most (gpulat__cap()); the jobs of the others go to others[k] */
 	size_t			max_groups;
 	struct grp		*others[GPULAT_G__COUNT];
@@ -355,39 +371,34 @@ static void kq_free(struct kq *q)
 	free(q->late);
 }
 
-static size_t kq_len(const struct kq *q)
-{
-	return q->n - q->head + q->nlate;
-}
-
-static int kq_late_push(struct kq *q, uint64_t k)
+static int kq_late_push(struct kq *q, struct dk k)
 {
 	size_t i;
 
 	if (q->nlate == q->caplate) {
 		size_t cap = q->caplate ? q->caplate * 2 : RQ_CAP0;
-		uint64_t *nv = realloc(q->late, cap * sizeof(*nv));
+		struct dk *nv = realloc(q->late, cap * sizeof(*nv));
 
 		if (!nv)
 			return -ENOMEM;
 		q->late = nv;
 		q->caplate = cap;
 	}
-	for (i = q->nlate++; i > 0 && k < q->late[(i - 1) / 2]; i = (i - 1) / 2)
+	for (i = q->nlate++; i > 0 && k.k < q->late[(i - 1) / 2].k; i = (i - 1) / 2)
 		q->late[i] = q->late[(i - 1) / 2];
 	q->late[i] = k;
 	return 0;
 }
 
-static uint64_t kq_late_pop(struct kq *q)
+static struct dk kq_late_pop(struct kq *q)
 {
-	uint64_t top = q->late[0], x = q->late[--q->nlate];
+	struct dk top = q->late[0], x = q->late[--q->nlate];
 	size_t i = 0, c;
 
 	while ((c = 2 * i + 1) < q->nlate) {
-		if (c + 1 < q->nlate && q->late[c + 1] < q->late[c])
+		if (c + 1 < q->nlate && q->late[c + 1].k < q->late[c].k)
 			c++;
-		if (q->late[c] >= x)
+		if (q->late[c].k >= x.k)
 			break;
 		q->late[i] = q->late[c];
 		i = c;
@@ -397,18 +408,19 @@ static uint64_t kq_late_pop(struct kq *q)
 	return top;
 }
 
-static int kq_push(struct kq *q, uint64_t k)
+static int kq_push(struct kq *q, uint64_t key, uint64_t gi)
 {
+	struct dk k = { .k = key, .gi = gi };
 	size_t i;
 
 	if (q->n == q->cap) {
-		uint64_t *nv = arr_room(q->v, &q->head, &q->n, &q->cap, sizeof(*nv));
+		struct dk *nv = arr_room(q->v, &q->head, &q->n, &q->cap, sizeof(*nv));
 
 		if (!nv)
 			return -ENOMEM;
 		q->v = nv;
 	}
-	for (i = q->n; i > q->head && k < q->v[i - 1]; i--)
+	for (i = q->n; i > q->head && key < q->v[i - 1].k; i--)
 		if (q->n - i >= RQ_SHIFT)
 			return kq_late_push(q, k);
 	if (i < q->n)
@@ -422,24 +434,24 @@ static int kq_push(struct kq *q, uint64_t k)
 static bool kq_peek(const struct kq *q, uint64_t *k)
 {
 	if (q->head < q->n) {
-		*k = q->v[q->head];
-		if (q->nlate && q->late[0] < *k)
-			*k = q->late[0];
+		*k = q->v[q->head].k;
+		if (q->nlate && q->late[0].k < *k)
+			*k = q->late[0].k;
 		return true;
 	}
 	if (q->nlate) {
-		*k = q->late[0];
+		*k = q->late[0].k;
 		return true;
 	}
 	return false;
 }
 
 /* remove the smallest key (the queue is not empty) */
-static uint64_t kq_pop(struct kq *q)
+static struct dk kq_pop(struct kq *q)
 {
-	uint64_t k;
+	struct dk k;
 
-	if (q->nlate && (q->head == q->n || q->late[0] < q->v[q->head]))
+	if (q->nlate && (q->head == q->n || q->late[0].k < q->v[q->head].k))
 		return kq_late_pop(q);
 	k = q->v[q->head++];
 	if (q->head == q->n)
@@ -827,6 +839,32 @@ static void sweep_submit_one(struct gpulat_stats *s, struct grp *g, const struct
 }
 
 /*
+ * every group's depth keys with t < @until: a done (-1) before a queue (+1)
+ * at the same time (kq_key); each group sees its keys in the order a queue
+ * of its own gave them
+ */
+static void sweep_depth(struct gpulat_stats *s, uint64_t until)
+{
+	uint64_t k;
+
+	while (kq_peek(&s->depth, &k) && (k >> 1) < until) {
+		struct dk d = kq_pop(&s->depth);
+		int kind;
+
+		for (kind = 0; kind < GPULAT_G__COUNT; kind++) {
+			uint32_t x = (uint32_t)(d.gi >> (DK_BITS * kind)) & DK_NONE;
+			struct grp *g;
+
+			if (x == DK_NONE)
+				continue;
+			g = s->list[kind].v[x];
+			g->ndepth--;
+			sweep_depth_one(g, d.k);
+		}
+	}
+}
+
+/*
  * sweep every queued depth and submission entry with t < @until, every busy
  * entry with t < @until_busy (all if GPULAT_NONE)
  */
@@ -836,9 +874,11 @@ static void sweep(struct gpulat_stats *s, struct grp *g, uint64_t until, uint64_
 	struct tev e, id = { .a = ID_NONE };
 	uint64_t k;
 
-	/* depth: a done (-1) before a queue (+1) at the same time (kq_key) */
-	while (kq_peek(&g->depth, &k) && (k >> 1) < until)
-		sweep_depth_one(g, kq_pop(&g->depth));
+	sweep_depth(s, until);
+	while (kq_peek(&g->depth, &k) && (k >> 1) < until) {
+		g->ndepth--;
+		sweep_depth_one(g, kq_pop(&g->depth).k);
+	}
 	/*
 	 * a ring's ids hold the times of its busy entries in the same order:
 	 * the n-th popped is the job of the n-th busy entry (of two that started
@@ -975,6 +1015,7 @@ static struct grp *others_group(struct gpulat_stats *s, enum gpulat_group_kind k
 		free(g);
 		return NULL;
 	}
+	g->idx = (uint32_t)(s->list[k].n - 1);
 	s->others[k] = g;
 	return g;
 }
@@ -1013,6 +1054,7 @@ static struct grp *get_group(struct gpulat_stats *s, enum gpulat_group_kind k,
 		free(g);
 		return NULL;
 	}
+	g->idx = (uint32_t)(s->list[k].n - 1);
 	s->last[k] = g;
 	return g;
 }
@@ -1094,11 +1136,7 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 			}
 		}
 	}
-	/* depth counts every job queued, from queue_ts to done_ts (exclusive) */
 	if (q != GPULAT_NONE) {
-		ret |= kq_push(&g->depth, kq_key(q, true));
-		if (d != GPULAT_NONE && d >= q)
-			ret |= kq_push(&g->depth, kq_key(d, false));
 		/* no submission cadence for the many processes lumped into "(others)" */
 		if (g->g.kind == GPULAT_G_PROCESS && !g->others) {
 			struct tev e = { .t = q };
@@ -1107,13 +1145,50 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 			ret |= rq_push(&g->submit, &e);
 		}
 	}
-	if (kq_len(&g->depth) + rq_len(&g->busy) + rq_len(&g->submit) > REORDER_MAX) {
+	if (g->ndepth + rq_len(&g->busy) + rq_len(&g->submit) > REORDER_MAX) {
 		uint64_t h = horizon(s);
 
 		s->swept = true;
 		sweep(s, g, max_u64(watermark(s), h), max_u64(watermark_busy(s), h));
 	}
 	return ret ? -ENOMEM : 0;
+}
+
+/*
+ * Depth counts every job queued, from queue_ts to done_ts (exclusive), in
+ * each of its groups @gr (NULL: none of that kind): its keys go once into
+ * the queue of all groups, before the groups' group_add() (whose early
+ * sweep counts them, as when each group had a queue of its own).
+ */
+static int depth_add(struct gpulat_stats *s, struct grp * const *gr, const struct gpulat_job *j)
+{
+	uint64_t q = j->ts[GPULAT_ST_QUEUE], d = j->ts[GPULAT_ST_DONE];
+	uint64_t gi = 0, none = 0, key[2];
+	size_t n = 0, i;
+	int k, ret = 0;
+
+	if (q == GPULAT_NONE)
+		return 0;
+	key[n++] = kq_key(q, true);
+	if (d != GPULAT_NONE && d >= q)
+		key[n++] = kq_key(d, false);
+	for (k = 0; k < GPULAT_G__COUNT; k++) {
+		uint64_t x = DK_NONE;
+
+		none |= (uint64_t)DK_NONE << (DK_BITS * k);
+		if (gr[k]) {
+			gr[k]->ndepth += n;
+			if (gr[k]->idx < DK_NONE)
+				x = gr[k]->idx;
+			else
+				for (i = 0; i < n; i++)
+					ret |= kq_push(&gr[k]->depth, key[i], 0);
+		}
+		gi |= x << (DK_BITS * k);
+	}
+	for (i = 0; i < n && gi != none; i++)
+		ret |= kq_push(&s->depth, key[i], gi);
+	return ret;
 }
 
 /* ---- worst jobs and dependency waits -------------------------------------- */
@@ -1320,6 +1395,7 @@ void gpulat_stats_free(struct gpulat_stats *s)
 	free(s->worst);
 	gpulat__topk_fini(&s->stalls);
 	free(s->rings.v);
+	kq_free(&s->depth);
 	gpulat__strtab_free(s->strs);
 	free(s);
 }
@@ -1339,8 +1415,8 @@ int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
 	const char *dev = sstr(s, job->dev);
 	const char *ring = sstr(s, job->ring);
 	const char *comm = sstr(s, job->comm);
-	struct grp *g;
-	int ret = 0;
+	struct grp *g, *gr[GPULAT_G__COUNT] = { NULL };
+	int k, ret = 0;
 
 	if (job->ts[GPULAT_ST_DONE] != GPULAT_NONE && job->ts[GPULAT_ST_DONE] > s->newest_done)
 		s->newest_done = job->ts[GPULAT_ST_DONE];
@@ -1359,16 +1435,20 @@ int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
 	}
 	if (g)
 		ring_gap(s, g, job);
-	ret |= g ? group_add(s, g, job) : -ENOMEM;
-	g = get_group(s, GPULAT_G_PROCESS, job, dev, ring, comm);
-	ret |= g ? group_add(s, g, job) : -ENOMEM;
+	gr[GPULAT_G_RING] = g;
+	gr[GPULAT_G_PROCESS] = get_group(s, GPULAT_G_PROCESS, job, dev, ring, comm);
 	/* amdgpu kernel jobs carry ids, but no client submitted them */
-	if (job->client_id != GPULAT_NONE && !job->kernel_job) {
-		g = get_group(s, GPULAT_G_CLIENT, job, dev, ring, comm);
-		ret |= g ? group_add(s, g, job) : -ENOMEM;
+	if (job->client_id != GPULAT_NONE && !job->kernel_job)
+		gr[GPULAT_G_CLIENT] = get_group(s, GPULAT_G_CLIENT, job, dev, ring, comm);
+	gr[GPULAT_G_DEVICE] = get_group(s, GPULAT_G_DEVICE, job, dev, ring, comm);
+	ret |= depth_add(s, gr, job);
+	for (k = 0; k < GPULAT_G__COUNT; k++) {
+		if (gr[k])
+			ret |= group_add(s, gr[k], job);
+		else if (k != GPULAT_G_CLIENT ||
+			 (job->client_id != GPULAT_NONE && !job->kernel_job))
+			ret = -ENOMEM;
 	}
-	g = get_group(s, GPULAT_G_DEVICE, job, dev, ring, comm);
-	ret |= g ? group_add(s, g, job) : -ENOMEM;
 	add_worst(s, job);
 	ret |= add_depwaits(s, job, dev, ring);
 	return ret ? -ENOMEM : 0;
@@ -1513,6 +1593,8 @@ int gpulat_stats_finish(struct gpulat_stats *s)
 
 	if (s->first_ts != GPULAT_NONE && s->last_ts != GPULAT_NONE && s->last_ts > s->first_ts)
 		span = s->last_ts - s->first_ts;
+	/* every depth key, while the groups' indexes hold (before the sorts) */
+	sweep_depth(s, GPULAT_NONE);
 	for (k = 0; k < GPULAT_G__COUNT; k++) {
 		for (i = 0; i < s->list[k].n; i++) {
 			struct grp *g = s->list[k].v[i];
