@@ -169,6 +169,9 @@ size_t gpulat__qbuckets(void);
 
 /* bind.c: false when the record surely does not decode (thread safe: read-par.c) */
 bool gpulat__binding_wants(const struct gpulat_binding *b, const struct tep_record *rec);
+/* per-thread decoding (read-par.c): a clone decodes, its strings are mapped back */
+struct gpulat_binding *gpulat__binding_clone(struct gpulat_binding *b);
+int gpulat__binding_adopt(struct gpulat_binding *c, struct gpulat_event *ev);
 
 /* ---- the event list of bind.c (GPULAT_EVENTS), by index ------------------ */
 
