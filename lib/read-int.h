@@ -101,6 +101,9 @@ void gpulat__reader_lost(struct gpulat_reader *r, int tcpu, uint64_t from,
 /* decode (unless damaged), tracker, hook; < 0 stops */
 int gpulat__reader_event(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec,
 			 int tcpu);
+/* the same for @ev, @rec decoded already (by a binding clone); < 0 stops */
+int gpulat__reader_decoded(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec,
+			   struct gpulat_event *ev, int tcpu);
 void gpulat__drop_behind(struct rfile *f, struct gpulat__window *w, const void *data);
 
 struct gpulat__zfile *gpulat__zfile_open(struct rfile *f);

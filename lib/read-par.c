@@ -6,11 +6,22 @@
  * each thread owns whole streams and decompresses them, walks their pages
  * (kbuffer), counts every record (events, span, damaged lengths) and copies
  * into batches only the records the single-thread run would act on: those
- * the binding may decode (gpulat__binding_wants(): GPU events, and context
- * events when the session wants them) and those preceded by lost events.
- * The calling thread merges the batches and runs those records through the
- * same code as the single-thread run (gpulat__reader_event: decode, tracker,
- * hook), so the binding, the tracker and every listener stay on one thread.
+ * the binding decodes (GPU events, and context events when the session
+ * wants them) and those preceded by lost events. A thread decodes them too,
+ * with a clone of the file's binding (gpulat__binding_clone(): its own
+ * string caches and table), and the batch carries the decoded event with
+ * the record. The calling thread merges the batches, maps each event's
+ * strings to the binding's own (gpulat__binding_adopt(), a memo load per
+ * string) and runs the events through the same code as the single-thread
+ * run (gpulat__reader_decoded: counts, tracker, hook), so the tracker, the
+ * statistics and every listener stay on one thread. A record the clone
+ * finds damaged is decoded again there (gpulat__reader_event), so damage is
+ * counted and warned about in time order as before.
+ *
+ * Why the decode moved (callgrind --separate-threads, shape-dense 200 k
+ * events, -j2): the merge thread was 350 M instructions of 725 M, decode 71 M
+ * of it; with the decode in the threads it is 279 M (adopt 14.5 M), the
+ * threads 259 M and 197 M, all three 736 M (-j1: 708 M).
  *
  * Exact order. read-merge.c takes, among the heads of all streams, the
  * smallest (timestamp, stream); a stream whose timestamps go back (damaged
@@ -26,7 +37,10 @@
  * up waits for its next one only when that E is the smallest head.
  *
  * Memory: QUEUE_MAX batches per stream in flight, plus the one the merge
- * reads and the one a thread fills, about BATCH_BUDGET in all. A thread fills the stream
+ * reads and the one a thread fills, about BATCH_BUDGET in all (4 MiB: a
+ * decoded GPU record takes ~380 bytes of a batch, ~160 without the event;
+ * at 2 MiB the smaller batches doubled the threads' waits, 4.5 k -> 9 k
+ * voluntary context switches on dense-5M). A thread fills the stream
  * of its own with the fewest batches queued, so the merge waiting for one
  * stream never waits for a thread blocked on another.
  *
@@ -44,12 +58,12 @@
 /*
  * Batches of all streams together hold about BATCH_BUDGET bytes (QUEUE_MAX
  * queued, one read, one filled per stream), each BATCH_MIN to BATCH_MAX:
- * 8 CPUs get 48 KiB batches (~300 GPU records), 64 CPUs 8 KiB; a lock per
- * batch costs nothing next to decompressing it.
+ * 8 CPUs get 102 KiB batches (~270 decoded GPU records), 64 CPUs 12 KiB; a
+ * lock per batch costs nothing next to decompressing it.
  */
-#define BATCH_BUDGET	(2u << 20)
+#define BATCH_BUDGET	(4u << 20)
 #define BATCH_MIN	(8u << 10)
-#define BATCH_MAX	(64u << 10)
+#define BATCH_MAX	(128u << 10)
 #define BATCH_SCAN	8192u		/* records scanned per batch at most */
 #define QUEUE_MAX	3		/* batches queued per stream */
 #define PAD8(n)		(((n) + 7u) & ~(size_t)7u)
@@ -64,8 +78,16 @@ struct pent {
 	int32_t		record_size;
 	int32_t		size;
 	uint32_t	len;		/* payload bytes copied */
-	uint32_t	pad;
+	uint32_t	flags;		/* PENT_EV */
 };
+
+/*
+ * The thread decoded the record with its binding clone: a struct
+ * gpulat_event comes between the entry and the payload; its strings are
+ * the clone's (gpulat__binding_adopt() at the merge).
+ */
+#define PENT_EV		1u
+#define ENTRY_MAX(bytes) (sizeof(struct pent) + sizeof(struct gpulat_event) + PAD8(bytes))
 
 struct pbatch {
 	struct pbatch	*next;
@@ -84,6 +106,7 @@ struct pstream {
 	int		cpu;
 	int		idx;		/* merge order: file, then CPU */
 	struct pworker	*w;
+	struct gpulat_binding *bc;	/* w's clone of f's binding */
 	size_t		cap;
 	/* under w->lock */
 	struct pbatch	*qhead, *qtail;
@@ -109,6 +132,7 @@ struct pworker {
 	int		ns;
 	uint64_t	load;		/* compressed bytes of its streams */
 	ZSTD_DCtx	*dctx;
+	struct gpulat_binding **bc;	/* per file: its binding's clone, or NULL */
 	bool		go;		/* under lock: every thread was created */
 	bool		stop;		/* under lock */
 	int		err;		/* under lock: -ENOMEM in the thread */
@@ -119,6 +143,7 @@ struct par {
 	int		ns;
 	struct pworker	*w;
 	int		nw;
+	int		nfiles;
 	void		**act;		/* streams not done, in stream order */
 	int		nact;
 };
@@ -165,10 +190,23 @@ static void fill(struct pstream *s, struct pbatch *b)
 		key = rec->ts > s->key ? rec->ts : s->key;
 		if (copy) {
 			struct pent *e = (struct pent *)(base + b->len);
+			struct gpulat_event *ev = (struct gpulat_event *)(e + 1);
+			unsigned char *payload;
+			int d;
 
-			need = sizeof(*e) + PAD8(bytes);
-			if (b->len + need > b->cap)
+			if (b->len + ENTRY_MAX(bytes) > b->cap)
 				break; /* the next batch; cap holds any one record */
+			/*
+			 * Decoded here (1); not ours (0): only its lost window is
+			 * left for the merge; damaged (-1): the merge decodes it
+			 * again, to count and warn in time order.
+			 */
+			d = bytes ? gpulat_binding_decode(s->bc, rec, ev) : -1;
+			if (d == 0 && !rec->missed_events)
+				goto next;
+			e->flags = d > 0 ? PENT_EV : 0;
+			payload = d > 0 ? (unsigned char *)(ev + 1) : (unsigned char *)ev;
+			need = (size_t)(payload - (unsigned char *)e) + PAD8(bytes);
 			e->key = key;
 			e->ts = rec->ts;
 			e->offset = rec->offset;
@@ -177,13 +215,14 @@ static void fill(struct pstream *s, struct pbatch *b)
 			e->record_size = rec->record_size;
 			e->size = rec->size;
 			e->len = (uint32_t)bytes;
-			e->pad = 0;
+			/* the record itself too: listeners are given it (gpulat_listener.event) */
 			if (bytes)
-				memcpy(e + 1, rec->data, bytes);
+				memcpy(payload, rec->data, bytes);
 			b->len += need;
 		} else if (!bytes) {
 			b->damaged++; /* as gpulat__reader_event() counts it */
 		}
+next:
 		b->events++;
 		/* as gpulat__reader_record() */
 		gpulat__span_see(&b->first_ts, &b->last_ts, rec->ts);
@@ -323,6 +362,7 @@ static int emit(struct gpulat_reader *r, struct pstream *s)
 {
 	struct pbatch *b = s->cur;
 	struct pent *e = (struct pent *)((unsigned char *)b->buf + b->pos);
+	struct gpulat_event *ev = (e->flags & PENT_EV) ? (struct gpulat_event *)(e + 1) : NULL;
 	struct tep_record rec;
 	int tcpu, ret;
 
@@ -333,13 +373,18 @@ static int emit(struct gpulat_reader *r, struct pstream *s)
 	rec.record_size = e->record_size;
 	rec.size = e->size;
 	rec.cpu = s->cpu;
-	rec.data = e + 1;
+	rec.data = ev ? (void *)(ev + 1) : (void *)(e + 1);
 	rec.ref_count = 1;
 	tcpu = s->f->cpu_base + s->cpu;
 	if (rec.missed_events)
 		gpulat__reader_lost(r, tcpu, e->from, &rec);
-	ret = gpulat__reader_event(r, s->f, &rec, tcpu);
-	b->pos += sizeof(*e) + PAD8(e->len);
+	if (!ev)
+		ret = gpulat__reader_event(r, s->f, &rec, tcpu);
+	else if (gpulat__binding_adopt(s->bc, ev))
+		ret = -ENOMEM;
+	else
+		ret = gpulat__reader_decoded(r, s->f, &rec, ev, tcpu);
+	b->pos = (size_t)((unsigned char *)rec.data - (unsigned char *)b->buf) + PAD8(e->len);
 	set_head(s);
 	return ret;
 }
@@ -414,7 +459,7 @@ static void free_batches(struct pbatch *b)
 
 static void par_free(struct par *p)
 {
-	int i;
+	int i, k;
 
 	stop_workers(p);
 	for (i = 0; p->s && i < p->ns; i++) {
@@ -431,6 +476,9 @@ static void par_free(struct par *p)
 		pthread_cond_destroy(&p->w[i].ready);
 		pthread_cond_destroy(&p->w[i].space);
 		ZSTD_freeDCtx(p->w[i].dctx);
+		for (k = 0; p->w[i].bc && k < p->nfiles; k++)
+			gpulat_binding_free(p->w[i].bc[k]);
+		free(p->w[i].bc);
 		free(p->w[i].s);
 	}
 	free(p->s);
@@ -477,8 +525,8 @@ static int par_init(struct gpulat_reader *r, struct par *p, int nw)
 			s->idx = p->ns;
 			/* any one record (a page at most) fits in a batch */
 			s->cap = cap;
-			if (s->cap < sizeof(struct pent) + PAD8((size_t)f->page_size))
-				s->cap = sizeof(struct pent) + PAD8((size_t)f->page_size);
+			if (s->cap < ENTRY_MAX((size_t)f->page_size))
+				s->cap = ENTRY_MAX((size_t)f->page_size);
 			order[p->ns] = s;
 			p->ns++;
 		}
@@ -492,9 +540,11 @@ static int par_init(struct gpulat_reader *r, struct par *p, int nw)
 		p->nw++;
 		w->dctx = ZSTD_createDCtx();
 		w->s = calloc((size_t)n, sizeof(*w->s));
-		if (!w->dctx || !w->s)
+		w->bc = calloc((size_t)r->n, sizeof(*w->bc));
+		if (!w->dctx || !w->s || !w->bc)
 			goto nomem;
 	}
+	p->nfiles = r->n;
 	qsort(order, (size_t)n, sizeof(*order), cmp_bytes);
 	for (i = 0; i < n; i++) {
 		struct pworker *w = &p->w[0];
@@ -505,6 +555,13 @@ static int par_init(struct gpulat_reader *r, struct par *p, int nw)
 				w = &p->w[k];
 		}
 		order[i]->w = w;
+		/* one clone per thread and file: its string caches stay warm */
+		if (!w->bc[order[i]->f->idx]) {
+			w->bc[order[i]->f->idx] = gpulat__binding_clone(order[i]->f->b);
+			if (!w->bc[order[i]->f->idx])
+				goto nomem;
+		}
+		order[i]->bc = w->bc[order[i]->f->idx];
 		w->s[w->ns++] = order[i];
 		w->load += gpulat__zfile_bytes(order[i]->f->z, order[i]->cpu) + 1;
 		gpulat__zfile_set_dctx(order[i]->f->z, order[i]->cpu, w->dctx);

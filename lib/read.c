@@ -387,6 +387,34 @@ void gpulat__reader_lost(struct gpulat_reader *r, int tcpu, uint64_t from,
 		gpulat_tracker_lost_range(r->t, tcpu, from, rec->ts, count);
 }
 
+/* @ev of @rec, decoded: counts, tracker, hook (read-par.c: decoded on its threads) */
+static inline int reader_fed(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec,
+			     struct gpulat_event *ev, int tcpu)
+{
+	int ret;
+
+	ev->cpu = tcpu;
+	ev->file = f->idx;
+	r->c.kind[ev->kind]++;
+	if (gpulat__is_gpu_kind(ev->kind))
+		r->c.gpu_events++;
+	if (r->t) {
+		ret = gpulat_tracker_feed(r->t, ev);
+		if (ret < 0) {
+			r->stop = ret;
+			return ret;
+		}
+	}
+	if (r->hook) {
+		ret = r->hook(ev, rec, f->idx, r->hook_data);
+		if (ret < 0) {
+			r->stop = ret;
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /*
  * inlined into gpulat__reader_record(), the per-record path of every file
  * (a call, 17 instructions of a record: shape-dense 200k events, callgrind)
@@ -405,31 +433,18 @@ static inline int reader_event(struct gpulat_reader *r, struct rfile *f, struct 
 	}
 	if (ret == 0)
 		return 0;
-	ev.cpu = tcpu;
-	ev.file = f->idx;
-	r->c.kind[ev.kind]++;
-	if (gpulat__is_gpu_kind(ev.kind))
-		r->c.gpu_events++;
-	if (r->t) {
-		ret = gpulat_tracker_feed(r->t, &ev);
-		if (ret < 0) {
-			r->stop = ret;
-			return ret;
-		}
-	}
-	if (r->hook) {
-		ret = r->hook(&ev, rec, f->idx, r->hook_data);
-		if (ret < 0) {
-			r->stop = ret;
-			return ret;
-		}
-	}
-	return 0;
+	return reader_fed(r, f, rec, &ev, tcpu);
 }
 
 int gpulat__reader_event(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec, int tcpu)
 {
 	return reader_event(r, f, rec, tcpu);
+}
+
+int gpulat__reader_decoded(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec,
+			   struct gpulat_event *ev, int tcpu)
+{
+	return reader_fed(r, f, rec, ev, tcpu);
 }
 
 int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec)

@@ -3,8 +3,12 @@
  * Reader threads (lib/read-par.c): with 2 and 4 threads every sample trace
  * gives the hook the very events of one thread, in the same order, with
  * the same records (timestamp, CPU, offset, payload bytes), and the same
- * counts and span; with context events on too. The threads must really be
- * used: gpulat_reader_threads() says how many decoded.
+ * counts and span; with context events on too. The threads decode the
+ * events themselves (binding clones): every field of every event is the
+ * one thread's, and its strings are the file binding's own interned copies
+ * (interning one again gives the same pointer), not a thread's. The
+ * threads must really be used: gpulat_reader_threads() says how many
+ * decoded.
  *
  *   test_read_par SAMPLES_DIR
  */
@@ -27,6 +31,8 @@ static const char *samples;
 struct seen {
 	uint64_t n;
 	uint64_t hash;
+	struct gpulat_reader *r;
+	uint64_t foreign;	/* strings not the binding's own */
 };
 
 static uint64_t mix(uint64_t h, const void *p, size_t len)
@@ -38,6 +44,42 @@ static uint64_t mix(uint64_t h, const void *p, size_t len)
 		h *= 0x100000001b3ULL;
 	}
 	return h;
+}
+
+/* one string of @ev: its bytes, and whether it is the binding's interned copy */
+static void str_hash(struct seen *s, int file, const char *str)
+{
+	struct gpulat_binding *b = gpulat_reader_binding(s->r, file);
+
+	if (!str) {
+		s->hash = mix(s->hash, "\1", 1);
+		return;
+	}
+	s->hash = mix(s->hash, str, strlen(str) + 1);
+	if (gpulat_binding_intern(b, str) != str)
+		s->foreign++;
+}
+
+/* every field the binding decodes */
+static void event_hash(struct seen *s, int file, const struct gpulat_event *ev)
+{
+	/* clang-format off */
+	uint64_t v[] = {
+		(uint64_t)ev->pid, ev->flags, ev->id, ev->fence_ptr, ev->ctx, ev->seqno,
+		ev->dep_ptr, ev->dep_ctx, ev->dep_seqno, ev->client_id, ev->job_count,
+		(uint64_t)ev->hw_job_count, (uint64_t)ev->irq, (uint64_t)ev->prev_pid,
+		(uint64_t)ev->next_pid, (uint64_t)ev->prev_state, ev->value, ev->guc_id,
+		ev->lrc_seqno, (uint64_t)ev->crtc, ev->vbl_seq, (uint64_t)ev->vbl_time,
+		ev->vbl_file, ev->ticks, ev->ticks_end,
+	};
+	/* clang-format on */
+
+	s->hash = mix(s->hash, v, sizeof(v));
+	str_hash(s, file, ev->dev);
+	str_hash(s, file, ev->ring);
+	str_hash(s, file, ev->comm);
+	str_hash(s, file, ev->driver);
+	str_hash(s, file, ev->timeline);
 }
 
 static int hook(const struct gpulat_event *ev, struct tep_record *rec, int file, void *data)
@@ -56,6 +98,7 @@ static int hook(const struct gpulat_event *ev, struct tep_record *rec, int file,
 	s->hash = mix(s->hash, &rec->missed_events, sizeof(rec->missed_events));
 	if (rec->size > 0)
 		s->hash = mix(s->hash, rec->data, (size_t)rec->size);
+	event_hash(s, file, ev);
 	return 0;
 }
 
@@ -81,6 +124,7 @@ static void read_one(const char *path, unsigned int threads, bool context, struc
 	for (i = 0; context && i < gpulat_reader_nfiles(r); i++)
 		gpulat_binding_set_context(gpulat_reader_binding(r, i), true);
 	gpulat_reader_set_threads(r, threads);
+	out->seen.r = r;
 	assert_int_equal(gpulat_reader_run(r, NULL, hook, &out->seen, err, sizeof(err)), 0);
 	gpulat_reader_counts(r, &out->c);
 	gpulat_reader_span(r, &out->first, &out->last);
@@ -121,6 +165,10 @@ static void same_all(void **state)
 						 path, threads[k], ctx,
 						 (unsigned long long)par.seen.n,
 						 (unsigned long long)one.seen.n);
+				if (par.seen.foreign || one.seen.foreign)
+					fail_msg("%s, %u threads: %llu strings not the binding's",
+						 path, threads[k],
+						 (unsigned long long)par.seen.foreign);
 				if (memcmp(&par.c, &one.c, sizeof(par.c)))
 					fail_msg("%s, %u threads: counts differ", path, threads[k]);
 				assert_true(par.first == one.first && par.last == one.last);

@@ -9,11 +9,17 @@ copied in the single-thread order. Checked here on every sample trace (all
 v7 zstd, so every one goes through the threads): text and --json with -j2
 and -j4, --jobs --json (every job in emission order), --explain --json
 (context events: sched, irq, power) and --csv with -j2, all against -j1,
-stdout, stderr and exit code. Then a trace whose per-CPU time goes backwards
+stdout, stderr and exit code; since the threads decode the events (their
+own string tables, mapped back at the merge), also the text --explain and
+--frames reports (context events merged in time order, vblank frames;
+-j4 and -j2), and a ring and a command filter taken from each trace's own
+-j1 report. Every .dat under SAMPLES_DIR is read, the real captures in
+real/ too. Then a trace whose per-CPU time goes backwards
 (pages stamped earlier than the one before, the case where leaving records
 out of a stream could change the merge order) and two files merged, both
 converted to v7 zstd with `trace-cmd convert`.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -36,6 +42,23 @@ def same(tool, what, args, jobs):
             part = [n for n, a, b in zip(("exit", "stdout", "stderr"), base, got) if a != b]
             fails.append("%s -j%d: %s differ from -j1" % (what, j, ", ".join(part)))
     return base
+
+
+def filters(report):
+    """a ring and a process filter from a -j1 JSON report: ones that select jobs"""
+    try:
+        d = json.loads(report)
+    except ValueError:
+        return []
+    out = []
+    rings = d.get("rings") or []
+    if rings:
+        r = rings[-1]
+        out.append(["--ring", "%s/%s" % (r["dev"], r["ring"]) if r.get("dev") else r["ring"]])
+    procs = d.get("processes") or []
+    if procs and procs[0].get("comm"):
+        out.append(["--comm", procs[0]["comm"]])
+    return out
 
 
 def is_v7(path):
@@ -90,7 +113,8 @@ def convert(v6, v7):
 def main():
     tool, samples, work, formats, mkdat_dir = [os.path.abspath(a) for a in sys.argv[1:6]]
     os.makedirs(work, exist_ok=True)
-    traces = sorted(f for f in os.listdir(samples) if f.endswith(".dat"))
+    traces = sorted(os.path.relpath(os.path.join(d, f), samples)
+                    for d, _, files in os.walk(samples) for f in files if f.endswith(".dat"))
     if not traces:
         print("no sample traces")
         return 77
@@ -105,6 +129,10 @@ def main():
         same(tool, name + " --jobs --json", ["--jobs", "--json", p], (2,))
         same(tool, name + " --explain --json", ["--explain", "--json", p], (2,))
         same(tool, name + " --csv", ["--csv", p], (2,))
+        same(tool, name + " --explain", ["--explain", p], (4,))
+        same(tool, name + " --frames", ["--frames", p], (2,))
+        for flt in filters(out):
+            same(tool, "%s %s --json" % (name, " ".join(flt)), flt + ["--json", p], (2,))
     if not v7:
         fails.append("no v7 (zstd) sample trace: the threads were never used")
     two = [os.path.join(samples, n) for n in ("steady.dat", "two-gpus.dat")]
