@@ -229,20 +229,11 @@ int dg_rmap_init(struct dg_rmap *m)
 
 void dg_rmap_fini(struct dg_rmap *m)
 {
-	size_t i;
+	struct gpulat__hiter it = { 0 };
+	struct gpulat__hnode *n;
 
-	if (!m->h.b)
-		return;
-	for (i = 0; i < m->h.nb; i++) {
-		struct gpulat__hnode *n = m->h.b[i];
-
-		while (n) {
-			struct gpulat__hnode *next = n->next;
-
-			free(gpulat_container_of(n, struct dg_rkey, node));
-			n = next;
-		}
-	}
+	while ((n = gpulat__htab_iter(&m->h, &it)))
+		free(gpulat_container_of(n, struct dg_rkey, node));
 	gpulat__htab_fini(&m->h);
 }
 
@@ -677,7 +668,8 @@ void gpulat_diag_set_stall_threshold(struct gpulat_diag *d, uint64_t ns)
 
 void gpulat_diag_free(struct gpulat_diag *d)
 {
-	size_t i;
+	struct gpulat__hiter it = { 0 };
+	struct gpulat__hnode *n;
 	int c;
 
 	if (!d)
@@ -690,22 +682,14 @@ void gpulat_diag_free(struct gpulat_diag *d)
 		dg_ring_fini(&d->cpus[c].dones);
 	}
 	free(d->cpus);
-	if (d->tasks.b) {
-		for (i = 0; i < d->tasks.nb; i++) {
-			struct gpulat__hnode *n = d->tasks.b[i];
+	while ((n = gpulat__htab_iter(&d->tasks, &it))) {
+		struct dg_task *t = gpulat_container_of(n, struct dg_task, node);
 
-			while (n) {
-				struct gpulat__hnode *next = n->next;
-				struct dg_task *t = gpulat_container_of(n, struct dg_task, node);
-
-				dg_ring_fini(&t->runq);
-				dg_ring_fini(&t->fwait);
-				free(t);
-				n = next;
-			}
-		}
-		gpulat__htab_fini(&d->tasks);
+		dg_ring_fini(&t->runq);
+		dg_ring_fini(&t->fwait);
+		free(t);
 	}
+	gpulat__htab_fini(&d->tasks);
 	dg_ring_fini(&d->task_sink.runq);
 	dg_ring_fini(&d->task_sink.fwait);
 	dg_fp_free(d);

@@ -352,8 +352,7 @@ void dg_fp_free(struct gpulat_diag *d)
 		d->fence_fifo.n--;
 	}
 	dg_ring_fini(&d->fence_fifo);
-	if (d->fences.b)
-		gpulat__htab_fini(&d->fences);
+	gpulat__htab_fini(&d->fences);
 }
 
 size_t gpulat_diag_nirqs(const struct gpulat_diag *d)

@@ -88,6 +88,21 @@ void gpulat__htab_prefetch_slot(const struct gpulat__htab *h, uint64_t k1, uint6
 void gpulat__htab_prefetch_chain(const struct gpulat__htab *h, uint64_t k1, uint64_t k2,
 				 unsigned int skip);
 
+/*
+ * Every node, in no particular order; the node returned may be freed before
+ * the next call (teardown), nothing else may change the table meanwhile:
+ *	struct gpulat__hiter it = { 0 };
+ *	while ((n = gpulat__htab_iter(&h, &it)))
+ * The walkers go through this, never through the buckets: the layout is
+ * htab.c's alone.
+ */
+struct gpulat__hiter {
+	size_t			i;	/* next bucket */
+	struct gpulat__hnode	*next;	/* next node of the current bucket */
+};
+
+struct gpulat__hnode *gpulat__htab_iter(const struct gpulat__htab *h, struct gpulat__hiter *it);
+
 uint64_t gpulat__hash_str(const char *s);
 
 /* ---- ring names (ringname.c) ----------------------------------------------- */

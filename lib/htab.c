@@ -136,6 +136,17 @@ void gpulat__htab_remove(struct gpulat__htab *h, struct gpulat__hnode *n)
 	}
 }
 
+struct gpulat__hnode *gpulat__htab_iter(const struct gpulat__htab *h, struct gpulat__hiter *it)
+{
+	struct gpulat__hnode *n = it->next;
+
+	while (!n && it->i < h->nb)
+		n = h->b[it->i++];
+	if (n)
+		it->next = n->next;	/* read now: the caller may free @n */
+	return n;
+}
+
 /* start loading the bucket @k1/@k2 hashes to; no effect on the table */
 void gpulat__htab_prefetch_slot(const struct gpulat__htab *h, uint64_t k1, uint64_t k2)
 {

@@ -65,17 +65,13 @@ struct gpulat__strtab *gpulat__strtab_new(void)
 
 void gpulat__strtab_free(struct gpulat__strtab *st)
 {
-	struct gpulat__hnode *n, *next;
-	size_t i;
+	struct gpulat__hiter it = { 0 };
+	struct gpulat__hnode *n;
 
 	if (!st)
 		return;
-	for (i = 0; i < st->h.nb; i++) {
-		for (n = st->h.b[i]; n; n = next) {
-			next = n->next;
-			free(gpulat_container_of(n, struct strent, node));
-		}
-	}
+	while ((n = gpulat__htab_iter(&st->h, &it)))
+		free(gpulat_container_of(n, struct strent, node));
 	gpulat__htab_fini(&st->h);
 	free(st->byid);
 	free(st);

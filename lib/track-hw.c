@@ -299,18 +299,14 @@ struct gpulat__hw *gpulat__hw_new(void)
  */
 void gpulat__hw_free(struct gpulat__hw *h)
 {
-	struct gpulat__hnode *n, *next;
+	struct gpulat__hiter it = { 0 };
+	struct gpulat__hnode *n;
 	struct hpend *p, *pn;
-	size_t i;
 
 	if (!h)
 		return;
-	for (i = 0; i < h->by_seq.nb; i++) {
-		for (n = h->by_seq.b[i]; n; n = next) {
-			next = n->next;
-			free(gpulat_container_of(n, struct hsub, by_seq));
-		}
-	}
+	while ((n = gpulat__htab_iter(&h->by_seq, &it)))
+		free(gpulat_container_of(n, struct hsub, by_seq));
 	for (p = h->all; p; p = pn) {
 		pn = p->next_all;
 		free(p);

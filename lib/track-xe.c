@@ -383,20 +383,16 @@ struct gpulat__xe *gpulat__xe_new(void)
  */
 void gpulat__xe_free(struct gpulat__xe *x)
 {
-	struct gpulat__hnode *n, *next;
+	struct gpulat__hiter it = { 0 };
+	struct gpulat__hnode *n;
 	struct pend *p, *pn;
-	size_t i;
 
 	if (!x)
 		return;
 	while (x->uhead)
 		drop(x, x->uhead);
-	for (i = 0; i < x->by_seq.nb; i++) {
-		for (n = x->by_seq.b[i]; n; n = next) {
-			next = n->next;
-			free(gpulat_container_of(n, struct xjob, by_seq));
-		}
-	}
+	while ((n = gpulat__htab_iter(&x->by_seq, &it)))
+		free(gpulat_container_of(n, struct xjob, by_seq));
 	for (p = x->all_pends; p; p = pn) {
 		pn = p->next_all;
 		free(p);

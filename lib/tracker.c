@@ -192,9 +192,9 @@ fail:
  */
 void gpulat_tracker_free(struct gpulat_tracker *t)
 {
-	struct gpulat__hnode *n, *next;
+	struct gpulat__hiter it = { 0 };
+	struct gpulat__hnode *n;
 	struct ring *r, *rn;
-	size_t i;
 
 	if (!t)
 		return;
@@ -218,18 +218,11 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 		rn = r->next_all;
 		free(r);
 	}
-	for (i = 0; i < t->ctxs.nb; i++) {
-		for (n = t->ctxs.b[i]; n; n = next) {
-			next = n->next;
-			free(gpulat_container_of(n, struct ctxmap, node));
-		}
-	}
-	for (i = 0; i < t->fmax.nb; i++) {
-		for (n = t->fmax.b[i]; n; n = next) {
-			next = n->next;
-			free(gpulat_container_of(n, struct fmax, node));
-		}
-	}
+	while ((n = gpulat__htab_iter(&t->ctxs, &it)))
+		free(gpulat_container_of(n, struct ctxmap, node));
+	it = (struct gpulat__hiter){ 0 };
+	while ((n = gpulat__htab_iter(&t->fmax, &it)))
+		free(gpulat_container_of(n, struct fmax, node));
 	gpulat__htab_fini(&t->fmax);
 	gpulat__htab_fini(&t->rings);
 	gpulat__htab_fini(&t->ctxs);
