@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -213,6 +214,72 @@ static void test_log2_hist(void **state)
 	gpulat_stats_free(st);
 }
 
+/* the rule as printf says it, of the double (what the report printed first) */
+static void printf_duration(char *buf, size_t len, uint64_t ns)
+{
+	double v;
+
+	if (ns < 1000) {
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	} else if (ns < 1000000) {
+		v = ns / 1e3;
+		snprintf(buf, len, v < 10 ? "%.2fus" : v < 100 ? "%.1fus" : "%.0fus", v);
+	} else if (ns < 1000000000) {
+		v = ns / 1e6;
+		snprintf(buf, len, v < 10 ? "%.2fms" : v < 100 ? "%.1fms" : "%.0fms", v);
+	} else {
+		snprintf(buf, len, "%.3fs", ns / 1e9);
+	}
+}
+
+static void check_duration(uint64_t ns, size_t len)
+{
+	char want[48], got[48];
+
+	printf_duration(want, len, ns);
+	memset(got, 'x', sizeof(got));
+	gpulat_fmt_duration(got, len, ns);
+	if (strcmp(want, got))
+		fail_msg("%llu ns (len %zu): \"%s\", printf says \"%s\"", (unsigned long long)ns,
+			 len, got, want);
+}
+
+/*
+ * gpulat_fmt_duration() prints without the double: the same text as printf
+ * of it for every duration below 2 ms, around every decade and every tie up
+ * to 10^4 s, for random durations of every magnitude, and truncated alike
+ */
+static void fmt_duration_printf(void)
+{
+	uint64_t ns, d, x = 0x2545f4914f6cdd1dULL;
+	int i, k;
+
+	for (ns = 0; ns < 2000000; ns += ns < 200000 ? 1 : 7)
+		check_duration(ns, 48);
+	for (d = 1000; d <= 10000000000000ULL; d *= 10) {
+		for (ns = d - 1200; ns < d + 1200; ns++)
+			check_duration(ns, 48);
+		for (k = 1; k < 2000; k++) {
+			/* the ties of each precision: 5 followed by zeros */
+			check_duration(d / 1000 * (uint64_t)k + d / 2000, 48);
+			check_duration(d / 100 * (uint64_t)k + d / 200, 48);
+			check_duration(d / 10 * (uint64_t)k + d / 20, 48);
+		}
+	}
+	for (i = 0; i < 200000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		ns = x >> (x % 64);
+		if (ns != GPULAT_NONE)
+			check_duration(ns, 48);
+	}
+	for (i = 1; i < 12; i++) {
+		check_duration(12345, (size_t)i);
+		check_duration(1234567890123ULL, (size_t)i);
+	}
+}
+
 static void test_fmt_duration(void **state)
 {
 	char b[32];
@@ -223,6 +290,12 @@ static void test_fmt_duration(void **state)
 	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), 3210000), "3.21ms");
 	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), 1500000000), "1.500s");
 	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), GPULAT_NONE), "-");
+	/* ties at the printed digits round as printf rounds the double */
+	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), 1005), "1.00us");
+	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), 100500), "100us");
+	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), 101500), "102us");
+	assert_string_equal(gpulat_fmt_duration(b, sizeof(b), 9996), "10.00us");
+	fmt_duration_printf();
 }
 
 int main(void)
