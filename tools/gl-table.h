@@ -10,8 +10,16 @@
 
 #define GL_TABLE_MAXCOLS	16
 
+/* the cells' text, one block after another (no malloc per cell) */
+struct gl_tblock {
+	struct gl_tblock	*next;
+	size_t			used, cap;
+	char			data[];
+};
+
 struct gl_table {
-	char		**cells;
+	char		**cells;	/* into the blocks */
+	struct gl_tblock *blocks;	/* the newest first */
 	size_t		ncells;
 	size_t		cap;
 	size_t		ncols;

@@ -25,12 +25,26 @@ static const enum gpulat_metric ring_metrics[] = {
 /* a quantile, marked when it comes from the histogram (gpulat_quantile_mark()) */
 static const char *qdur(char *buf, size_t len, const struct gpulat_summary *s, uint64_t v)
 {
-	char tmp[24];
+	const char *mark;
+	char tmp[48];
+	size_t m, n;
 
 	if (!s->n)
 		return "-";
-	gl_fmt_dur(tmp, sizeof(tmp), v);
-	snprintf(buf, len, "%s%s", gpulat_quantile_mark(s), tmp);
+	/* "%s%s" of the mark and the duration, by hand: one per group and quantile */
+	mark = gpulat_quantile_mark(s);
+	m = strlen(mark);
+	if (m > 16)
+		m = 16;
+	memcpy(tmp, mark, m);
+	gl_fmt_dur(tmp + m, 24, v);
+	if (len) {
+		n = strlen(tmp);
+		if (n >= len)
+			n = len - 1;
+		memcpy(buf, tmp, n);
+		buf[n] = '\0';
+	}
 	return buf;
 }
 
