@@ -133,6 +133,13 @@ struct grp {
 	struct gpulat__qacc	q[GPULAT_M__COUNT];
 	struct kq depth; /* depth keys of a group beyond DK_NONE (struct dk) */
 	size_t ndepth; /* its depth keys in either queue */
+	/*
+	 * ndepth as of its own last sweep, plus the keys added since: its early
+	 * sweep comes when it did with a queue of its own, not later because
+	 * the sweeps of other groups took its depth keys (its busy and
+	 * submission queues then grew longer: rings32 +1 MB)
+	 */
+	size_t ntrig;
 	uint32_t idx; /* in s->list[kind] until gpulat_stats_finish() sorts it */
 	struct rq		busy;		/* start, a = done, b = cpus */
 	struct rq		submit;		/* processes: queue time, a = cpu */
@@ -879,6 +886,7 @@ static void sweep(struct gpulat_stats *s, struct grp *g, uint64_t until, uint64_
 		g->ndepth--;
 		sweep_depth_one(g, kq_pop(&g->depth).k);
 	}
+	g->ntrig = g->ndepth;
 	/*
 	 * a ring's ids hold the times of its busy entries in the same order:
 	 * the n-th popped is the job of the n-th busy entry (of two that started
@@ -1145,7 +1153,7 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 			ret |= rq_push(&g->submit, &e);
 		}
 	}
-	if (g->ndepth + rq_len(&g->busy) + rq_len(&g->submit) > REORDER_MAX) {
+	if (g->ntrig + rq_len(&g->busy) + rq_len(&g->submit) > REORDER_MAX) {
 		uint64_t h = horizon(s);
 
 		s->swept = true;
@@ -1178,6 +1186,7 @@ static int depth_add(struct gpulat_stats *s, struct grp * const *gr, const struc
 		none |= (uint64_t)DK_NONE << (DK_BITS * k);
 		if (gr[k]) {
 			gr[k]->ndepth += n;
+			gr[k]->ntrig += n;
 			if (gr[k]->idx < DK_NONE)
 				x = gr[k]->idx;
 			else
