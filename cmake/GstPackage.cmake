@@ -54,7 +54,7 @@ set(CPACK_INSTALL_PREFIX /usr)
 set(CPACK_PACKAGE_FILE_NAME "${CPACK_PACKAGE_NAME}_${PROJECT_VERSION}")
 
 # With libgpulat (lib/): two packages from the two install components. gpu-sched-trace
-# (runtime: everything above and libgpulat.so.0, with a shlibs file) and gpu-sched-trace-dev
+# (runtime: everything above and libgpulat.so.1, with a shlibs file) and gpu-sched-trace-dev
 # (devel: headers, gpulat.pc, the libgpulat.so link), as Debian splits a library's -dev part.
 if(TARGET gpulat_shared)
 	set(CPACK_DEB_COMPONENT_INSTALL ON)

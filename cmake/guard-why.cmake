@@ -5,7 +5,7 @@
 # Ours: a regular file that carries the string "gpu-sched-trace" or is listed, with its
 # sha256, in the manifest the last install wrote (GST_MANIFEST, for files that cannot carry
 # the mark: the library's headers); a symbolic link whose target, in the same directory, is
-# ours (libgpulat.so -> libgpulat.so.0 -> libgpulat.so.0.1.0); and, on the live system, no
+# ours (libgpulat.so -> libgpulat.so.1 -> libgpulat.so.1.1.0); and, on the live system, no
 # file that belongs to a Debian package.
 
 # where the manifest lives, relative to the prefix (install-manifest.cmake writes it)

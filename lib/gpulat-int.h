@@ -196,7 +196,8 @@ int gpulat__event_def(unsigned int i, const char **sys, const char **name,
 /* ---- log2 histogram (quantile.c) ---------------------------------------- */
 
 unsigned int gpulat__hist_bucket(uint64_t v);
-void gpulat__hist_add(struct gpulat_hist *h, uint64_t v);
+/* the log2 histogram of the values @q holds */
+void gpulat__qacc_hist(const struct gpulat__qacc *q, struct gpulat_hist *h);
 
 /* ---- a job's metric (one definition: stats, diagnosis, gpulat_job_metric()) */
 

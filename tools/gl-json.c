@@ -89,11 +89,13 @@ struct json_object *gl_json_summary(const struct gpulat_summary *s)
 	return gl_json_row(GPULAT_ROW_SUMMARY, s);
 }
 
-static struct json_object *json_hist(const struct gpulat_hist *h)
+static struct json_object *json_hist(const struct gpulat_group *g, enum gpulat_metric m)
 {
 	struct json_object *a = json_object_new_array();
+	struct gpulat_hist hist, *h = &hist;
 	int i;
 
+	gpulat_group_hist(g, m, h);
 	for (i = 0; i < GPULAT_HIST_BUCKETS; i++) {
 		struct json_object *b;
 
@@ -121,7 +123,7 @@ static struct json_object *json_group(const struct gl_run *r, enum gpulat_row ro
 	for (m = 0; m < GPULAT_M__COUNT; m++) {
 		add(o, gpulat_metric_name(m), gl_json_summary(gpulat_report_summary(g, m)));
 		if (hist)
-			add(hist, gpulat_metric_name(m), json_hist(&g->h[m]));
+			add(hist, gpulat_metric_name(m), json_hist(g, m));
 	}
 	if (hist)
 		add(o, "hist", hist);

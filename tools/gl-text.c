@@ -710,6 +710,7 @@ static void print_hist(const struct gpulat_hist *h, FILE *out)
 int gl_text_hist(const struct gl_run *r, FILE *out)
 {
 	size_t i, k, n = gpulat_stats_ngroups(r->stats, GPULAT_G_RING);
+	struct gpulat_hist h;
 	char name[256];
 
 	fprintf(out, "\nHistograms (log2 buckets: from <= value < to)\n");
@@ -726,7 +727,8 @@ int gl_text_hist(const struct gl_run *r, FILE *out)
 			fprintf(out, "\n  %s %s (n=%llu)\n",
 				gl_ring_label(r, g->file, g->dev, g->ring, name, sizeof(name)),
 				gpulat_metric_name(ring_metrics[k]), (unsigned long long)s->n);
-			print_hist(&g->h[ring_metrics[k]], out);
+			gpulat_group_hist(g, ring_metrics[k], &h);
+			print_hist(&h, out);
 		}
 	}
 	return 0;

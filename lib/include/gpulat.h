@@ -586,8 +586,12 @@ struct gpulat_group {
 	double		busy_pct;	/* of the trace span */
 	unsigned int	max_depth;	/* queued but not done at once */
 	double		avg_depth;	/* time-weighted over the span */
+	/*
+	 * The log2 histograms are not here (gpulat_group_hist()): 2.5 KB per
+	 * group, 10^4 processes and clients (libgpulat.so.1; .so.0 had them
+	 * inline as h[GPULAT_M__COUNT]).
+	 */
 	struct gpulat_summary m[GPULAT_M__COUNT];
-	struct gpulat_hist h[GPULAT_M__COUNT];
 	int		file;		/* rings: gpulat_job.file (several traces) */
 	const char	*ring_name;	/* rings: the same as @ring (after finish) */
 	const char	*ring_ptr;	/* rings: gpulat_job.ring_ptr (<= 5.18), or NULL */
@@ -689,6 +693,11 @@ uint64_t gpulat_stats_groups_dropped(const struct gpulat_stats *s, enum gpulat_g
 				     size_t *max);
 const struct gpulat_group *gpulat_stats_group(const struct gpulat_stats *s,
 					      enum gpulat_group_kind kind, size_t i);
+/*
+ * the log2 histogram of metric @m of @g (from gpulat_stats_group(), after
+ * gpulat_stats_finish()) into @h; 0, or -EINVAL for a bad @m
+ */
+int gpulat_group_hist(const struct gpulat_group *g, enum gpulat_metric m, struct gpulat_hist *h);
 size_t gpulat_stats_nworst(const struct gpulat_stats *s);
 const struct gpulat_worst *gpulat_stats_worst(const struct gpulat_stats *s, size_t i);
 size_t gpulat_stats_nstalls(const struct gpulat_stats *s);

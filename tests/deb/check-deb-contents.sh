@@ -4,7 +4,7 @@
 # The .deb's control fields and file list: Depends computed from the shared libraries,
 # files in Debian's directories (the libtraceevent and KernelShark plugin directories their
 # Debian packages search), man pages, copyright, and never the system's /usr/bin/trace-cmd.
-# With DEV (gpu-sched-trace-dev): libgpulat.so.0 in DEB, its -dev parts in DEV.
+# With DEV (gpu-sched-trace-dev): libgpulat.so.1 in DEB, its -dev parts in DEV.
 #   check-deb-contents.sh DEB TEP_SYSTEM_DIR KS_SYSTEM_DIR [DEV]
 set -euo pipefail
 deb=$1 tep_sys=$2 ks_sys=$3 dev=${4:-}
@@ -32,7 +32,7 @@ fi
 libdir=$(dirname "$(dirname "$tep_sys")")
 if [ -n "$dev" ]; then
 	want="$want
-$libdir/libgpulat.so.0"
+$libdir/libgpulat.so.1"
 fi
 while read -r f; do
 	grep -qxF -- "$f" <<<"$files" || fail "not in the package: $f"

@@ -11,7 +11,7 @@
 #
 # With libgpulat there is also gpu-sched-trace-dev: extracted into the same tree, a program
 # (SESSION_TESTS/session-jobs.c) is built with nothing but `pkg-config gpulat` pointing into
-# the tree, run against the tree's libgpulat.so.0, and its job counts checked against the
+# the tree, run against the tree's libgpulat.so.1, and its job counts checked against the
 # trace's truth (SESSION_TESTS/check_jobs.py).
 #
 # TEP_SYSTEM_DIR / KS_SYSTEM_DIR are the directories Debian's libtraceevent and KernelShark
@@ -88,8 +88,8 @@ if [ -n "$dev" ]; then
 			fail "building against the extracted gpu-sched-trace-dev"
 		# (captured first: grep -q closing the pipe early trips pipefail)
 		libs=$(LD_LIBRARY_PATH=$x$libdir ldd "$work/consumer/session-jobs")
-		grep -q "$x$libdir/libgpulat.so.0" <<<"$libs" ||
-			fail "not linked to the extracted libgpulat.so.0"
+		grep -q "$x$libdir/libgpulat.so.1" <<<"$libs" ||
+			fail "not linked to the extracted libgpulat.so.1"
 		LD_LIBRARY_PATH=$x$libdir python3 "$session_tests/check_jobs.py" \
 			"$work/consumer/session-jobs" --file "$trace" || fail "libgpulat from the .deb: job counts"
 	fi

@@ -230,6 +230,7 @@ static void check_stats(struct fz *z, const struct gpulat_tracker_counters *c)
 		n = gpulat_stats_ngroups(s, k);
 		for (i = 0; i < n; i++) {
 			const struct gpulat_group *g = gpulat_stats_group(s, k, i);
+			struct gpulat_hist h;
 			uint64_t hsum = 0;
 			int b;
 
@@ -252,8 +253,10 @@ static void check_stats(struct fz *z, const struct gpulat_tracker_counters *c)
 			for (m = 0; m < GPULAT_M__COUNT; m++) {
 				check_summary(z, g, m);
 				hsum = 0;
+				if (gpulat_group_hist(g, m, &h))
+					fail("%s: no histogram", gpulat_metric_name(m));
 				for (b = 0; b < GPULAT_HIST_BUCKETS; b++)
-					hsum += g->h[m].bucket[b];
+					hsum += h.bucket[b];
 				if (hsum != g->m[m].n)
 					fail("%s histogram holds %" PRIu64 " values, n is %" PRIu64,
 					     gpulat_metric_name(m), hsum, g->m[m].n);

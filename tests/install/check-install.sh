@@ -64,14 +64,14 @@ trace=$samples/steady-617.dat
 out=$("$bin/trace-cmd-gpu-latency" "$trace")
 grep -q "kernel era   6.17+" <<<"$out" || fail "installed gpu-latency: no era line"
 
-# linked against the installed libgpulat.so.0 (not a static copy), found through a
+# linked against the installed libgpulat.so.1 (not a static copy), found through a
 # RUNPATH relative to the binary ($ORIGIN), so the DESTDIR copy is the one loaded
 dyn=$(readelf -d "$bin/trace-cmd-gpu-latency")
-grep -q "NEEDED.*\[libgpulat.so.0\]" <<<"$dyn" || fail "installed gpu-latency: no libgpulat.so.0: $dyn"
+grep -q "NEEDED.*\[libgpulat.so.1\]" <<<"$dyn" || fail "installed gpu-latency: no libgpulat.so.1: $dyn"
 grep -q "RUNPATH.*\[\$ORIGIN/[^]:]*\]" <<<"$dyn" || fail "installed gpu-latency: RUNPATH: $dyn"
 libs=$(ldd "$bin/trace-cmd-gpu-latency")
-grep -q "libgpulat.so.0 => $bin/.*/libgpulat.so.0 " <<<"$libs" ||
-	fail "installed gpu-latency does not load the installed libgpulat.so.0: $libs"
+grep -q "libgpulat.so.1 => $bin/.*/libgpulat.so.1 " <<<"$libs" ||
+	fail "installed gpu-latency does not load the installed libgpulat.so.1: $libs"
 
 # the man page
 [ -f "$root$prefix/share/man/man1/trace-cmd-gpu-latency.1.gz" ] || fail "man page not installed"
@@ -102,8 +102,8 @@ mv "$root" "$work/moved"
 out=$(PATH=$work/moved$prefix/libexec/gpu-sched-trace/bin:/usr/bin:/bin trace-cmd gpu-latency "$trace")
 grep -q "kernel era   6.17+" <<<"$out" || fail "relocated front: 'trace-cmd gpu-latency'"
 libs=$(ldd "$work/moved$prefix/bin/trace-cmd-gpu-latency")
-grep -q "libgpulat.so.0 => $work/moved$prefix/bin/.*/libgpulat.so.0 " <<<"$libs" ||
-	fail "relocated gpu-latency does not load its own libgpulat.so.0: $libs"
+grep -q "libgpulat.so.1 => $work/moved$prefix/bin/.*/libgpulat.so.1 " <<<"$libs" ||
+	fail "relocated gpu-latency does not load its own libgpulat.so.1: $libs"
 out=$(PATH=$work/moved$prefix/libexec/gpu-sched-trace/bin:/usr/bin:/bin trace-cmd report -V6 "$trace" 2>&1)
 grep -q "registering plugin: $work/moved$tep_dir/plugin_gpu_sched.so" <<<"$out" ||
 	fail "relocated front: not its own plugin"

@@ -6,6 +6,7 @@
  * an insertion sort below 64 values and a radix sort above: sizes on both
  * sides, sorted / reversed / equal inputs and values using every byte.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -150,6 +151,33 @@ static void test_exact_small(void **state)
 }
 
 /* @n values in histogram mode: n, min, max, mean exact, quantiles within 1/128 */
+/*
+ * The log2 histogram of @g's total (gpulat_group_hist()) against the counts
+ * of @v[0..n-1] computed here: bucket i holds 2^(i-1) <= v < 2^i (the last
+ * one everything larger), bucket 0 the zeros. Exact even in histogram mode.
+ */
+static void check_log2(const struct gpulat_group *g, const uint64_t *v, size_t n)
+{
+	uint64_t want[GPULAT_HIST_BUCKETS] = { 0 };
+	struct gpulat_hist h;
+	size_t i;
+	int b;
+
+	for (i = 0; i < n; i++) {
+		for (b = 0; b < GPULAT_HIST_BUCKETS - 1 && v[i] >= (1ULL << b); b++)
+			;
+		want[b]++;
+	}
+	assert_int_equal(gpulat_group_hist(g, GPULAT_M_TOTAL, &h), 0);
+	for (b = 0; b < GPULAT_HIST_BUCKETS; b++)
+		assert_int_equal(h.bucket[b], want[b]);
+	/* no wait was given: an empty histogram; a bad metric is refused */
+	assert_int_equal(gpulat_group_hist(g, GPULAT_M_WAIT, &h), 0);
+	for (b = 0; b < GPULAT_HIST_BUCKETS; b++)
+		assert_int_equal(h.bucket[b], 0);
+	assert_int_equal(gpulat_group_hist(g, GPULAT_M__COUNT, &h), -EINVAL);
+}
+
 static void check_hist(size_t n)
 {
 	uint64_t *v = malloc(n * sizeof(*v)), *sorted = malloc(n * sizeof(*v));
@@ -181,6 +209,7 @@ static void check_hist(size_t n)
 
 		assert_true(fabs((double)got[i] - want) <= GPULAT_REL_ERROR * want + 0.5);
 	}
+	check_log2(gpulat_stats_group(st, GPULAT_G_RING, 0), v, n);
 	gpulat_stats_free(st);
 	free(v);
 	free(sorted);
@@ -198,17 +227,20 @@ static void test_log2_hist(void **state)
 	uint64_t v[] = { 0, 1, 2, 3, 4, 1023, 1024, UINT64_MAX - 1 };
 	const struct gpulat_group *g;
 	struct gpulat_stats *st;
+	struct gpulat_hist h;
 
 	(void)state;
 	run(v, sizeof(v) / sizeof(v[0]), &st);
 	g = gpulat_stats_group(st, GPULAT_G_RING, 0);
-	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[0], 1);	/* 0 */
-	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[1], 1);	/* 1 */
-	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[2], 2);	/* 2, 3 */
-	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[3], 1);	/* 4 */
-	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[10], 1);	/* 1023 */
-	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[11], 1);	/* 1024 */
-	assert_int_equal(g->h[GPULAT_M_TOTAL].bucket[GPULAT_HIST_BUCKETS - 1], 1);
+	assert_int_equal(gpulat_group_hist(g, GPULAT_M_TOTAL, &h), 0);
+	assert_int_equal(h.bucket[0], 1);	/* 0 */
+	assert_int_equal(h.bucket[1], 1);	/* 1 */
+	assert_int_equal(h.bucket[2], 2);	/* 2, 3 */
+	assert_int_equal(h.bucket[3], 1);	/* 4 */
+	assert_int_equal(h.bucket[10], 1);	/* 1023 */
+	assert_int_equal(h.bucket[11], 1);	/* 1024 */
+	assert_int_equal(h.bucket[GPULAT_HIST_BUCKETS - 1], 1);
+	check_log2(g, v, sizeof(v) / sizeof(v[0]));
 	assert_int_equal(gpulat_hist_bucket_low(11), 1024);
 	assert_int_equal(gpulat_hist_bucket_low(0), 0);
 	gpulat_stats_free(st);

@@ -32,7 +32,7 @@ done
 so=$(ls "$root$libdir"/libgpulat.so.* 2>/dev/null | head -1)
 [ -n "$so" ] || fail "no libgpulat.so.* in $root$libdir"
 soname=$(objdump -p "$so" | awk '$1 == "SONAME" { print $2 }')
-[ "$soname" = "libgpulat.so.0" ] || fail "SONAME is '$soname', not libgpulat.so.0"
+[ "$soname" = "libgpulat.so.1" ] || fail "SONAME is '$soname', not libgpulat.so.1"
 # internal symbols stay inside
 if nm -D --defined-only "$so" | awk '{ print $3 }' | grep -q '^gpulat__'; then
 	fail "libgpulat.so exports gpulat__ internals"
@@ -56,8 +56,8 @@ host_flags=$(pkg-config --cflags --libs libtracecmd libtraceevent)
 LD_LIBRARY_PATH=$root$libdir
 export LD_LIBRARY_PATH
 # it runs on the installed copy, not the build tree's
-ldd ./session-jobs | grep -q "$root$libdir/libgpulat.so.0" ||
-	fail "session-jobs does not load the installed libgpulat.so.0"
+ldd ./session-jobs | grep -q "$root$libdir/libgpulat.so.1" ||
+	fail "session-jobs does not load the installed libgpulat.so.1"
 "$python" "$src/check_jobs.py" ./session-jobs --file "$@" || fail "--file job counts"
 "$python" "$src/check_jobs.py" ./session-jobs --push "$@" || fail "--push job counts"
 
@@ -76,8 +76,8 @@ rm -f session-jobs
 # shellcheck disable=SC2086
 "$cc" -o session-jobs session-jobs.c $gpulat_flags $host_flags ||
 	fail "building against the relocated install"
-LD_LIBRARY_PATH=$reloc/$rel ldd ./session-jobs | grep -q "$reloc/$rel/libgpulat.so.0" ||
-	fail "session-jobs does not load the relocated libgpulat.so.0"
+LD_LIBRARY_PATH=$reloc/$rel ldd ./session-jobs | grep -q "$reloc/$rel/libgpulat.so.1" ||
+	fail "session-jobs does not load the relocated libgpulat.so.1"
 LD_LIBRARY_PATH=$reloc/$rel "$python" "$src/check_jobs.py" ./session-jobs --file "$1" ||
 	fail "relocated: --file job counts"
 echo "check-pkgconfig: ok"
