@@ -172,7 +172,40 @@ struct gpulat__qacc {
 
 void gpulat__qacc_init(struct gpulat__qacc *q);
 void gpulat__qacc_fini(struct gpulat__qacc *q);
-int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq);
+int gpulat__qacc_add_slow(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq);
+
+/* n, sum, min and max (and where the max happened) of one more value */
+static inline void gpulat__qacc_account(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu,
+					uint64_t seq)
+{
+	q->n++;
+	q->sum += v;
+	if (v < q->min)
+		q->min = v;
+	if (q->n == 1 || v > q->max) {
+		q->max = v;
+		q->max_ts = ts;
+		q->max_cpu = cpu;
+		q->max_seq = seq;
+	}
+}
+
+/*
+ * One value (GPULAT_NONE: none). The common case inline: an exact 32-bit
+ * value with room. callgrind -j1, 200 k events, gpulat_stats_add with its
+ * callees (and the metrics computed once per job): shape-dense 104.3 ->
+ * 90.9 M instructions, shape-procs10k 50.9 -> 46.5 M.
+ */
+static inline int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu,
+				   uint64_t seq)
+{
+	if (q->v32 && q->nv < q->cap && v <= UINT32_MAX) {
+		q->v32[q->nv++] = (uint32_t)v;
+		gpulat__qacc_account(q, v, ts, cpu, seq);
+		return 0;
+	}
+	return gpulat__qacc_add_slow(q, v, ts, cpu, seq);
+}
 /* fill @s (from a sorted copy of the exact values); may be called more than once */
 void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s);
 /* nearest-rank p-quantile of sorted @v[0..n-1]: v[ceil(p * n) - 1] */

@@ -179,7 +179,8 @@ static int to_hist(struct gpulat__qacc *q)
 	return 0;
 }
 
-int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq)
+/* everything but an exact 32-bit value with room (gpulat__qacc_add()) */
+int gpulat__qacc_add_slow(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq)
 {
 	if (v == GPULAT_NONE)
 		return 0;
@@ -220,18 +221,9 @@ int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, u
 	else
 		q->v32[q->nv++] = (uint32_t)v;
 
-	q->n++;
-	q->sum += v;
+	gpulat__qacc_account(q, v, ts, cpu, seq);
 	if (q->hb)
 		welford(q, v);
-	if (v < q->min)
-		q->min = v;
-	if (q->n == 1 || v > q->max) {
-		q->max = v;
-		q->max_ts = ts;
-		q->max_cpu = cpu;
-		q->max_seq = seq;
-	}
 	return 0;
 }
 
@@ -284,14 +276,23 @@ static void sort_u64(uint64_t *v, size_t n)
 		qsort(v, n, sizeof(*v), cmp_u64);
 		return;
 	}
-	memset(cnt, 0, sizeof(cnt));
 	for (i = 0; i < n; i++) {
-		uint64_t x = v[i];
+		all_or |= v[i];
+		all_and &= v[i];
+	}
+	/*
+	 * Count only the bytes in which the values differ (a pass over the
+	 * others would not move anything): 3-4 of 8 for latencies (callgrind,
+	 * shape-dense 200 k events: sort_u64 17.4 -> 7.5 M instructions).
+	 */
+	memset(cnt, 0, sizeof(cnt));
+	for (d = 0; d < RADIX_DIGITS; d++) {
+		unsigned int sh = d * RADIX_BITS;
 
-		all_or |= x;
-		all_and &= x;
-		for (d = 0; d < RADIX_DIGITS; d++)
-			cnt[d][(x >> (d * RADIX_BITS)) & (RADIX_BINS - 1)]++;
+		if (!(((all_or ^ all_and) >> sh) & (RADIX_BINS - 1)))
+			continue;
+		for (i = 0; i < n; i++)
+			cnt[d][(v[i] >> sh) & (RADIX_BINS - 1)]++;
 	}
 	dst = tmp;
 	for (d = 0; d < RADIX_DIGITS; d++) {

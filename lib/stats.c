@@ -1082,7 +1082,9 @@ static void free_group(struct grp *g)
 
 #define metric_of gpulat__job_metric
 
-static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_job *j)
+/* @val: the job's metrics (metric_of()), computed once for its groups */
+static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_job *j,
+		     const uint64_t *val)
 {
 	uint64_t q = j->ts[GPULAT_ST_QUEUE], d = j->ts[GPULAT_ST_DONE];
 	uint64_t at = d != GPULAT_NONE ? d : q;
@@ -1121,13 +1123,9 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 	if (j->exec != GPULAT_NONE && (j->timing & GPULAT_TIMING_EXEC_HW))
 		g->g.exec_measured++;
 	if (j->status == GPULAT_JOB_COMPLETE) {
-		for (m = 0; m < GPULAT_M__COUNT; m++) {
-			uint64_t v = metric_of(j, m);
-
-			if (v == GPULAT_NONE)
-				continue;
-			ret |= gpulat__qacc_add(&g->q[m], v, at, at_cpu, j->seq);
-		}
+		for (m = 0; m < GPULAT_M__COUNT; m++)
+			if (val[m] != GPULAT_NONE)
+				ret |= gpulat__qacc_add(&g->q[m], val[m], at, at_cpu, j->seq);
 		if (j->start_ts != GPULAT_NONE && d != GPULAT_NONE && d >= j->start_ts) {
 			struct tev e = {
 				.t = j->start_ts,
@@ -1424,6 +1422,7 @@ int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
 	const char *ring = sstr(s, job->ring);
 	const char *comm = sstr(s, job->comm);
 	struct grp *g, *gr[GPULAT_G__COUNT] = { NULL };
+	uint64_t val[GPULAT_M__COUNT];
 	int k, ret = 0;
 
 	if (job->ts[GPULAT_ST_DONE] != GPULAT_NONE && job->ts[GPULAT_ST_DONE] > s->newest_done)
@@ -1450,9 +1449,11 @@ int gpulat_stats_add(struct gpulat_stats *s, const struct gpulat_job *job)
 		gr[GPULAT_G_CLIENT] = get_group(s, GPULAT_G_CLIENT, job, dev, ring, comm);
 	gr[GPULAT_G_DEVICE] = get_group(s, GPULAT_G_DEVICE, job, dev, ring, comm);
 	ret |= depth_add(s, gr, job);
+	for (k = 0; k < GPULAT_M__COUNT; k++)
+		val[k] = metric_of(job, k);
 	for (k = 0; k < GPULAT_G__COUNT; k++) {
 		if (gr[k])
-			ret |= group_add(s, gr[k], job);
+			ret |= group_add(s, gr[k], job, val);
 		else if (k != GPULAT_G_CLIENT ||
 			 (job->client_id != GPULAT_NONE && !job->kernel_job))
 			ret = -ENOMEM;
