@@ -277,6 +277,85 @@ static const char *skip_space(const char *s, const char *e)
 	return s;
 }
 
+/* [s, e) starts with the token @tok: not inside a longer identifier */
+static bool at_token(const char *s, const char *b, const char *e, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	return s + n <= e && !memcmp(s, tok, n) && (s == b || !ident_char(s[-1])) &&
+	       (s + n == e || !ident_char(s[n]));
+}
+
+/*
+ * The value of every __print_flags( / __print_symbolic( starts with a field:
+ * "REC->", after opening parentheses and "NUMBER <<"-like operands only (the
+ * kernel's "(1 << REC->x)"). libtraceevent 1.7.1 sets a file-scope flag at
+ * those names that only the next field reference clears; a value that names
+ * no field, or fails to parse before its field, leaves it set for the NEXT
+ * format parsed, whose first REC->name then dereferences NULL when that
+ * field is not declared (FINDINGS T12: trace-cmd report dies too). Missing
+ * fields elsewhere are layouts the binding reports, so this rule is on the
+ * value. No format of Linux 6.1-6.18 here (5 380, whole-kernel sets
+ * included) has anything else before its field.
+ */
+static bool print_values_ok(const char *pf, const char *e)
+{
+	const char *p, *q;
+	char lit = 0;
+
+	for (p = pf; p < e; p++) {
+		if (lit) {
+			if (*p == '\\' && p + 1 < e)
+				p++;
+			else if (*p == lit)
+				lit = 0;
+			continue;
+		}
+		if (*p == '"' || *p == '\'') {
+			lit = *p;
+			continue;
+		}
+		if (at_token(p, pf, e, "__print_flags"))
+			q = p + 13;
+		else if (at_token(p, pf, e, "__print_symbolic"))
+			q = p + 16;
+		else
+			continue;
+		q = skip_space(q, e);
+		if (q == e || *q != '(')
+			continue;	/* not a call: no flag */
+		p = q;
+		for (q = skip_space(q + 1, e); q < e;) {
+			if (*q == '(') {
+				q = skip_space(q + 1, e);
+			} else if (isdigit((unsigned char)*q)) {
+				while (q < e && isxdigit((unsigned char)*q))
+					q++;
+				if (q < e && (*q == 'x' || *q == 'X'))
+					for (q++; q < e && isxdigit((unsigned char)*q); q++)
+						;
+				q = skip_space(q, e);
+				if (q + 2 <= e && (!memcmp(q, "<<", 2) || !memcmp(q, ">>", 2)))
+					q += 2;
+				else if (q < e &&
+					 (*q == '&' || *q == '|' || *q == '+' || *q == '*'))
+					q++;
+				else
+					return false;
+				q = skip_space(q, e);
+			} else {
+				break;
+			}
+		}
+		if (!at_token(q, pf, e, "REC"))
+			return false;
+		q = skip_space(q + 3, e);
+		if (q + 2 > e || q[0] != '-' || q[1] != '>')
+			return false;
+	}
+	return true;
+}
+
 /*
  * libtraceevent 1.7.1 folds "A / B" and "A % B" while it parses a print fmt
  * when both sides are plain tokens (consolidate_op_arg(), unsigned, no check
@@ -373,6 +452,8 @@ static const char *format_problem(const char *t, size_t n)
 		return "an unbalanced print fmt";
 	if (!fields_known(t, pf, e))
 		return "a print fmt naming a field the format does not declare";
+	if (!print_values_ok(pf + 12, e))
+		return "a __print_flags or __print_symbolic value that does not start with a field";
 	if (!divisors_ok(pf + 12, e))
 		return "a print fmt dividing by zero or by no number";
 	return NULL;

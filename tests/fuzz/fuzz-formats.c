@@ -51,11 +51,45 @@ struct tep_handle *fz_new_tep(uint8_t flags)
 	return tep;
 }
 
+/*
+ * libtraceevent 1.7.1 keeps two file-scope flags between parses: the
+ * value of a __print_flags( / __print_symbolic( sets one, the next field
+ * reference clears it, and an unknown field found while one is set is a
+ * NULL dereference (FINDINGS T12). A section whose flag was left set by a
+ * value naming no field would make the NEXT section's parse in this
+ * process crash, though the probe, a fresh process, parsed it fine. So
+ * each section is parsed as in a fresh process: first this format, whose
+ * two references of a declared field clear both flags, into a scratch tep
+ * (the blank line after the common fields is needed, or libtraceevent
+ * silently skips the print fmt).
+ * (lib/read-check.c refuses every unknown REC-> in a trace file, so a
+ * gpu-latency run cannot meet this; a host's tep on the push path was
+ * parsed by the host.)
+ */
+static const char fz_reset_fmt[] =
+	"name: fz_reset\nID: 1\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+	"\tfield:int x;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"%s %s\", __print_flags(REC->x, \"|\", { 1, \"A\" }), "
+	"__print_symbolic(REC->x, { 1, \"A\" })\n";
+
+static void fz_reset_parser(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *ev = NULL;
+
+	if (!tep)
+		return;
+	tep_parse_format(tep, &ev, fz_reset_fmt, sizeof(fz_reset_fmt) - 1, "fz");
+	tep_free(tep);
+}
+
 void fz_parse_formats(struct fz_formats *fm, const uint8_t *p, size_t len)
 {
 	static const char sys_tag[] = FZ_SYS_TAG, comm_tag[] = FZ_COMM_TAG;
 	const char *s = (const char *)p, *end = s + len;
 
+	fz_reset_parser();
 	while (s < end) {
 		const char *eol = memchr(s, '\n', end - s);
 		const char *next, *body;
