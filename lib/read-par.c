@@ -3,13 +3,33 @@
  * Parallel decode of one report (-j N, gpulat_reader_set_threads()).
  *
  * When every file is read by read-zstd.c, N threads share its CPU streams:
- * each thread owns whole streams and decompresses them, walks their pages
- * (kbuffer), counts every record (events, span, damaged lengths) and copies
- * into batches only the records the single-thread run would act on: those
- * the binding decodes (GPU events, and context events when the session
- * wants them) and those preceded by lost events. A thread decodes them too,
- * with a clone of the file's binding (gpulat__binding_clone(): its own
- * string caches and table), and the batch carries the decoded event with
+ * N - 1 worker threads and the calling thread fill batches of them: a
+ * thread takes a whole batch of one stream at a time, decompresses it,
+ * walks its pages (kbuffer), counts every record (events, span, damaged
+ * lengths) and copies into the batch only the records the single-thread
+ * run would act on: those the binding decodes (GPU events, and context
+ * events when the session wants them) and those preceded by lost events.
+ * It decodes them too, with its own clone of the file's binding
+ * (gpulat__binding_clone(): its own string caches and table), and the
+ * batch carries the decoded event with the record and the clone. The
+ * calling thread merges the batches, maps each event's strings to the
+ * binding's own (gpulat__binding_adopt(), a memo load per string) and runs
+ * the events through the same code as the single-thread run
+ * (gpulat__reader_decoded: counts, tracker, hook), so the tracker, the
+ * statistics and every listener stay on one thread. A record the clone
+ * finds damaged is decoded again there (gpulat__reader_event), so damage is
+ * counted and warned about in time order as before.
+ *
+ * Who fills what (take(), pick()): any thread fills any stream no other
+ * thread is filling; a worker the one whose batches end earliest (the
+ * merge needs it first); the merge, instead of waiting for a batch, the
+ * stream it needs when no worker has it, else the one a worker would take
+ * next. So N threads for N cores, none idle while there is work: with two
+ * workers per stream set, fixed by compressed bytes, and the merge only
+ * waiting (three threads on two cores), -j2 took 1.17-1.3x the CPU of -j1
+ * on dense-5M, and with one worker the merge waited for it 4 000 times
+ * (wall 0.98x of -j1). GPULAT_PAR_WORKERS=N sets the workers (measurements).
+ *
  * the record. The calling thread merges the batches, maps each event's
  * strings to the binding's own (gpulat__binding_adopt(), a memo load per
  * string) and runs the events through the same code as the single-thread
@@ -36,13 +56,14 @@
  * carries the E of the last record it scanned: a stream whose batch is used
  * up waits for its next one only when that E is the smallest head.
  *
- * Memory: QUEUE_MAX batches per stream in flight, plus the one the merge
- * reads and the one a thread fills, about BATCH_BUDGET in all (4 MiB: a
- * decoded GPU record takes ~380 bytes of a batch, ~160 without the event;
- * at 2 MiB the smaller batches doubled the threads' waits, 4.5 k -> 9 k
- * voluntary context switches on dense-5M). A thread fills the stream
- * of its own with the fewest batches queued, so the merge waiting for one
- * stream never waits for a thread blocked on another.
+ * Memory: up to QUEUE_MAX batches per stream queued (all streams together,
+ * so a stream dense in GPU records may run ahead), plus the one the merge
+ * reads per stream and one per thread being filled, about BATCH_BUDGET in
+ * all (4 MiB: a decoded GPU record takes ~380 bytes of a batch, ~160
+ * without the event; at 2 MiB the smaller batches doubled the threads'
+ * waits, 4.5 k -> 9 k voluntary context switches on dense-5M). A worker
+ * waiting for room is woken when half of it is free, and the merge only
+ * for the batch it waits for: each sleep is a wake-up on the other core.
  *
  * Other files (v6, other compressors) are read on one thread (read-merge.c).
  */
@@ -57,7 +78,8 @@
 
 /*
  * Batches of all streams together hold about BATCH_BUDGET bytes (QUEUE_MAX
- * queued, one read, one filled per stream), each BATCH_MIN to BATCH_MAX:
+ * queued per stream, one read per stream, one per thread), each BATCH_MIN
+ * to BATCH_MAX:
  * 8 CPUs get 102 KiB batches (~270 decoded GPU records), 64 CPUs 12 KiB; a
  * lock per batch costs nothing next to decompressing it.
  */
@@ -65,7 +87,7 @@
 #define BATCH_MIN	(8u << 10)
 #define BATCH_MAX	(128u << 10)
 #define BATCH_SCAN	8192u		/* records scanned per batch at most */
-#define QUEUE_MAX	3		/* batches queued per stream */
+#define QUEUE_MAX	3		/* batches queued per stream, on average */
 #define PAD8(n)		(((n) + 7u) & ~(size_t)7u)
 
 /* one copied record; its payload follows, padded to 8 bytes */
@@ -91,6 +113,7 @@ struct pent {
 
 struct pbatch {
 	struct pbatch	*next;
+	struct gpulat_binding *bc;	/* the clone its events were decoded with */
 	size_t		cap, len, pos;		/* bytes: room, filled, read by the merge */
 	uint64_t	end_key;		/* E of the last record scanned */
 	uint64_t	events, damaged;
@@ -99,21 +122,24 @@ struct pbatch {
 	uint64_t	buf[];		/* entries */
 };
 
-struct pworker;
+/* what a filling thread has of its own: the workers' and the merge's */
+struct pfill {
+	ZSTD_DCtx	*dctx;
+	struct gpulat_binding **bc;	/* per file: a clone of its binding */
+};
 
 struct pstream {
 	struct rfile	*f;
 	int		cpu;
 	int		idx;		/* merge order: file, then CPU */
-	struct pworker	*w;
-	struct gpulat_binding *bc;	/* w's clone of f's binding */
 	size_t		cap;
-	/* under w->lock */
+	/* under par.lock */
 	struct pbatch	*qhead, *qtail;
 	int		nq;
 	struct pbatch	*free;
-	bool		wdone;		/* the last batch is queued */
-	/* the thread's */
+	bool		busy;		/* a thread fills it (it alone reads the fields below) */
+	bool		wdone;		/* the last batch is filled */
+	/* the filling thread's; read by the others under the lock when not busy */
 	uint64_t	key, prev_ts;
 	/* the merge's */
 	struct pbatch	*cur;
@@ -122,27 +148,33 @@ struct pstream {
 	bool		done;
 };
 
+struct par;
+
 struct pworker {
+	struct par	*p;
 	pthread_t	th;
 	bool		started;
-	pthread_mutex_t	lock;
-	pthread_cond_t	ready;		/* a batch was queued (the merge waits) */
-	pthread_cond_t	space;		/* a batch was taken, or stop (the thread waits) */
-	struct pstream	**s;
-	int		ns;
-	uint64_t	load;		/* compressed bytes of its streams */
-	ZSTD_DCtx	*dctx;
-	struct gpulat_binding **bc;	/* per file: its binding's clone, or NULL */
-	bool		go;		/* under lock: every thread was created */
-	bool		stop;		/* under lock */
-	int		err;		/* under lock: -ENOMEM in the thread */
+	struct pfill	fl;
 };
 
 struct par {
+	pthread_mutex_t	lock;
+	pthread_cond_t	ready;		/* a batch of @want was queued (the merge waits) */
+	pthread_cond_t	space;		/* a stream can be filled, or stop (workers wait) */
+	bool		locks;		/* lock, ready and space were made */
+	/* under lock */
+	bool		go;		/* every thread was created */
+	bool		stop;
+	int		err;		/* -ENOMEM in a thread */
+	int		idle;		/* workers waiting on space */
+	int		nwdone;		/* streams filled to their end */
+	int		queued;		/* batches queued, all streams */
+	struct pstream	*want;		/* the stream the merge waits for */
 	struct pstream	*s;
 	int		ns;
 	struct pworker	*w;
 	int		nw;
+	struct pfill	mine;		/* the merge thread's, for the streams it fills itself */
 	int		nfiles;
 	void		**act;		/* streams not done, in stream order */
 	int		nact;
@@ -159,15 +191,19 @@ static struct pbatch *batch_new(size_t cap)
 
 /*
  * Scan @s into @b: up to BATCH_SCAN records, until a copy would not fit or
- * the stream ends. The thread's only work: the merge never touches @s's
- * zstd CPU or its scan state.
+ * the stream ends, decoding with @fl's clone. Only the thread that set
+ * s->busy runs it: the others never touch @s's zstd CPU or its scan state.
  */
-static void fill(struct pstream *s, struct pbatch *b)
+static void fill(struct pstream *s, struct pbatch *b, const struct pfill *fl)
 {
 	struct rfile *f = s->f;
+	struct gpulat_binding *bc = fl->bc[f->idx];
 	unsigned char *base = (unsigned char *)b->buf;
 	unsigned int scanned;
 
+	/* the CPU's chunks are decompressed with this thread's context */
+	gpulat__zfile_set_dctx(f->z, s->cpu, fl->dctx);
+	b->bc = bc;
 	b->len = 0;
 	b->pos = 0;
 	b->events = 0;
@@ -201,7 +237,7 @@ static void fill(struct pstream *s, struct pbatch *b)
 			 * left for the merge; damaged (-1): the merge decodes it
 			 * again, to count and warn in time order.
 			 */
-			d = bytes ? gpulat_binding_decode(s->bc, rec, ev) : -1;
+			d = bytes ? gpulat_binding_decode(bc, rec, ev) : -1;
 			if (d == 0 && !rec->missed_events)
 				goto next;
 			e->flags = d > 0 ? PENT_EV : 0;
@@ -233,74 +269,96 @@ next:
 	b->end_key = s->key;
 }
 
-/* the stream of @w to fill next (fewest queued), NULL: none has room; under lock */
-static struct pstream *pick(struct pworker *w, bool *all_done)
+/*
+ * The stream a worker fills next, NULL: none can be. The merge takes the
+ * streams' records in key order, so the one whose batches end at the
+ * smallest key (s->key: the E of the last record scanned) runs out first:
+ * that one, while it has room. Under lock.
+ */
+static struct pstream *pick(struct par *p)
 {
 	struct pstream *s = NULL;
 	int i;
 
-	*all_done = true;
-	for (i = 0; i < w->ns; i++) {
-		struct pstream *x = w->s[i];
+	if (p->queued >= p->ns * QUEUE_MAX)
+		return NULL;
+	for (i = 0; i < p->ns; i++) {
+		struct pstream *x = &p->s[i];
 
-		if (x->wdone)
+		if (x->busy || x->wdone)
 			continue;
-		*all_done = false;
-		if (x->nq < QUEUE_MAX && (!s || x->nq < s->nq))
+		if (!s || x->key < s->key || (x->key == s->key && x->nq < s->nq))
 			s = x;
 	}
 	return s;
 }
 
+/*
+ * Fill a batch of @s with @fl and queue it; @s was free, not at its end.
+ * Called and returns under lock, which it drops while it fills. 0 or
+ * -ENOMEM (then p->err is set too).
+ */
+static int fill_one(struct par *p, struct pstream *s, const struct pfill *fl)
+{
+	struct pbatch *b;
+
+	s->busy = true;
+	b = s->free;
+	if (b)
+		s->free = b->next;
+	pthread_mutex_unlock(&p->lock);
+	if (!b)
+		b = batch_new(s->cap);
+	if (b)
+		fill(s, b, fl);
+	pthread_mutex_lock(&p->lock);
+	s->busy = false;
+	if (!b) {
+		p->err = -ENOMEM;
+		pthread_cond_signal(&p->ready);
+		return -ENOMEM;
+	}
+	b->next = NULL;
+	if (s->qtail)
+		s->qtail->next = b;
+	else
+		s->qhead = b;
+	s->qtail = b;
+	s->nq++;
+	p->queued++;
+	if (b->last) {
+		s->wdone = true;
+		/* the workers waiting for a stream to fill may end */
+		if (++p->nwdone == p->ns && p->idle)
+			pthread_cond_broadcast(&p->space);
+	}
+	/* one wake-up only when the merge waits for this very batch */
+	if (p->want == s)
+		pthread_cond_signal(&p->ready);
+	/* a worker waits while every stream was busy: @s is free again */
+	else if (p->idle && !s->wdone && p->queued < p->ns * QUEUE_MAX)
+		pthread_cond_signal(&p->space);
+	return 0;
+}
+
 static void *work(void *arg)
 {
 	struct pworker *w = arg;
+	struct par *p = w->p;
 
+	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		struct pstream *s = NULL;
-		struct pbatch *b;
-		bool all_done = false;
 
-		pthread_mutex_lock(&w->lock);
-		while (!w->stop) {
-			if (w->go) {
-				s = pick(w, &all_done);
-				if (s || all_done)
-					break;
-			}
-			pthread_cond_wait(&w->space, &w->lock);
+		while (!p->stop && !p->err && p->nwdone < p->ns && !(p->go && (s = pick(p)))) {
+			p->idle++;
+			pthread_cond_wait(&p->space, &p->lock);
+			p->idle--;
 		}
-		if (w->stop || all_done) {
-			pthread_mutex_unlock(&w->lock);
+		if (!s || fill_one(p, s, &w->fl))
 			break;
-		}
-		b = s->free;
-		if (b)
-			s->free = b->next;
-		pthread_mutex_unlock(&w->lock);
-		if (!b)
-			b = batch_new(s->cap);
-		if (!b) {
-			pthread_mutex_lock(&w->lock);
-			w->err = -ENOMEM;
-			pthread_cond_signal(&w->ready);
-			pthread_mutex_unlock(&w->lock);
-			break;
-		}
-		fill(s, b);
-		pthread_mutex_lock(&w->lock);
-		b->next = NULL;
-		if (s->qtail)
-			s->qtail->next = b;
-		else
-			s->qhead = b;
-		s->qtail = b;
-		s->nq++;
-		if (b->last)
-			s->wdone = true;
-		pthread_cond_signal(&w->ready);
-		pthread_mutex_unlock(&w->lock);
 	}
+	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
@@ -320,33 +378,57 @@ static void set_head(struct pstream *s)
 	}
 }
 
-/* give back @s's read batch, wait for its next one; 0 or -ENOMEM */
-static int take(struct gpulat_reader *r, struct pstream *s)
+/*
+ * Give back @s's read batch and take its next one. While it is not there
+ * this thread fills batches too, rather than wait: @s itself when no
+ * worker does, else the stream a worker would fill next (the workers are
+ * then behind: wall -j2 / -j1 0.98x on dense-5M when the merge only waited
+ * for the one worker, which it did 4 000 times). 0 or -ENOMEM.
+ */
+static int take(struct gpulat_reader *r, struct par *p, struct pstream *s)
 {
-	struct pworker *w = s->w;
-	struct pbatch *b;
+	struct pbatch *b = NULL;
 	int err;
 
-	pthread_mutex_lock(&w->lock);
+	pthread_mutex_lock(&p->lock);
 	if (s->cur) {
 		s->cur->next = s->free;
 		s->free = s->cur;
 		s->cur = NULL;
 	}
-	while (!s->qhead && !w->err)
-		pthread_cond_wait(&w->ready, &w->lock);
-	b = s->qhead;
-	if (b) {
-		s->qhead = b->next;
-		if (!s->qhead)
-			s->qtail = NULL;
-		s->nq--;
-		pthread_cond_signal(&w->space);
+	while (!p->err) {
+		struct pstream *x;
+
+		b = s->qhead;
+		if (b) {
+			s->qhead = b->next;
+			if (!s->qhead)
+				s->qtail = NULL;
+			s->nq--;
+			/*
+			 * A worker waiting for room is woken when half of it is
+			 * free: it then fills several batches in a row.
+			 */
+			if (--p->queued == p->ns * QUEUE_MAX / 2 && p->idle)
+				pthread_cond_signal(&p->space);
+			break;
+		}
+		if (s->wdone && !s->busy)
+			break; /* not reached: the merge stops at the last batch */
+		/* @s, needed now, whatever is queued; else what comes next */
+		x = s->busy ? pick(p) : s;
+		if (x) {
+			fill_one(p, x, &p->mine);
+			continue;
+		}
+		p->want = s;
+		pthread_cond_wait(&p->ready, &p->lock);
+		p->want = NULL;
 	}
-	err = w->err;
-	pthread_mutex_unlock(&w->lock);
+	err = p->err;
+	pthread_mutex_unlock(&p->lock);
 	if (!b)
-		return err;
+		return err ? err : -EIO;
 	s->cur = b;
 	r->c.events += b->events;
 	r->c.damaged += b->damaged;
@@ -380,7 +462,7 @@ static int emit(struct gpulat_reader *r, struct pstream *s)
 		gpulat__reader_lost(r, tcpu, e->from, &rec);
 	if (!ev)
 		ret = gpulat__reader_event(r, s->f, &rec, tcpu);
-	else if (gpulat__binding_adopt(s->bc, ev))
+	else if (gpulat__binding_adopt(b->bc, ev))
 		ret = -ENOMEM;
 	else
 		ret = gpulat__reader_decoded(r, s->f, &rec, ev, tcpu);
@@ -400,7 +482,7 @@ static int merge(struct gpulat_reader *r, struct par *p)
 	int i, ret = 0;
 
 	for (i = 0; i < p->ns && ret >= 0; i++) {
-		ret = take(r, &p->s[i]);
+		ret = take(r, p, &p->s[i]);
 		if (ret >= 0 && !p->s[i].done)
 			p->act[p->nact++] = &p->s[i];
 	}
@@ -421,7 +503,7 @@ static int merge(struct gpulat_reader *r, struct par *p)
 		}
 		/* @s while it stays before @b: the other heads do not move */
 		do {
-			ret = s->pseudo ? take(r, s) : emit(r, s);
+			ret = s->pseudo ? take(r, p, s) : emit(r, s);
 		} while (ret >= 0 && !s->done && (!b || before(s, b)));
 		if (s->done)
 			gpulat__act_drop(p->act, &p->nact, s);
@@ -433,17 +515,16 @@ static void stop_workers(struct par *p)
 {
 	int i;
 
+	if (!p->locks)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_broadcast(&p->space);
+	pthread_mutex_unlock(&p->lock);
 	for (i = 0; i < p->nw; i++) {
-		struct pworker *w = &p->w[i];
-
-		if (!w->started)
-			continue;
-		pthread_mutex_lock(&w->lock);
-		w->stop = true;
-		pthread_cond_broadcast(&w->space);
-		pthread_mutex_unlock(&w->lock);
-		pthread_join(w->th, NULL);
-		w->started = false;
+		if (p->w[i].started)
+			pthread_join(p->w[i].th, NULL);
+		p->w[i].started = false;
 	}
 }
 
@@ -457,9 +538,19 @@ static void free_batches(struct pbatch *b)
 	}
 }
 
+static void fill_free(struct pfill *fl, int nfiles)
+{
+	int k;
+
+	ZSTD_freeDCtx(fl->dctx);
+	for (k = 0; fl->bc && k < nfiles; k++)
+		gpulat_binding_free(fl->bc[k]);
+	free(fl->bc);
+}
+
 static void par_free(struct par *p)
 {
-	int i, k;
+	int i;
 
 	stop_workers(p);
 	for (i = 0; p->s && i < p->ns; i++) {
@@ -471,36 +562,38 @@ static void par_free(struct par *p)
 		free_batches(s->free);
 		free(s->cur);
 	}
-	for (i = 0; p->w && i < p->nw; i++) {
-		pthread_mutex_destroy(&p->w[i].lock);
-		pthread_cond_destroy(&p->w[i].ready);
-		pthread_cond_destroy(&p->w[i].space);
-		ZSTD_freeDCtx(p->w[i].dctx);
-		for (k = 0; p->w[i].bc && k < p->nfiles; k++)
-			gpulat_binding_free(p->w[i].bc[k]);
-		free(p->w[i].bc);
-		free(p->w[i].s);
+	for (i = 0; p->w && i < p->nw; i++)
+		fill_free(&p->w[i].fl, p->nfiles);
+	fill_free(&p->mine, p->nfiles);
+	if (p->locks) {
+		pthread_mutex_destroy(&p->lock);
+		pthread_cond_destroy(&p->ready);
+		pthread_cond_destroy(&p->space);
 	}
 	free(p->s);
 	free(p->w);
 	free(p->act);
 }
 
-/* biggest streams first, each to the least loaded thread */
-static int cmp_bytes(const void *a, const void *b)
+/* a decompression context and a clone of every file's binding: 0 or -ENOMEM */
+static int fill_init(struct gpulat_reader *r, struct pfill *fl)
 {
-	const struct pstream *x = *(struct pstream * const *)a, *y = *(struct pstream * const *)b;
-	uint64_t bx = gpulat__zfile_bytes(x->f->z, x->cpu),
-		 by = gpulat__zfile_bytes(y->f->z, y->cpu);
+	int i;
 
-	if (bx != by)
-		return bx > by ? -1 : 1;
-	return x->idx - y->idx;
+	fl->dctx = ZSTD_createDCtx();
+	fl->bc = calloc((size_t)r->n, sizeof(*fl->bc));
+	if (!fl->dctx || !fl->bc)
+		return -ENOMEM;
+	for (i = 0; i < r->n; i++) {
+		fl->bc[i] = gpulat__binding_clone(r->f[i].b);
+		if (!fl->bc[i])
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static int par_init(struct gpulat_reader *r, struct par *p, int nw)
 {
-	struct pstream **order;
 	size_t cap;
 	int i, cpu, n = 0;
 
@@ -508,12 +601,24 @@ static int par_init(struct gpulat_reader *r, struct par *p, int nw)
 		n += r->f[i].cpus;
 	cap = BATCH_BUDGET / ((size_t)n * (QUEUE_MAX + 2));
 	cap = cap < BATCH_MIN ? BATCH_MIN : cap > BATCH_MAX ? BATCH_MAX : cap;
+	p->nfiles = r->n;
 	p->s = calloc((size_t)n, sizeof(*p->s));
 	p->act = calloc((size_t)n, sizeof(*p->act));
 	p->w = calloc((size_t)nw, sizeof(*p->w));
-	order = calloc((size_t)n, sizeof(*order));
-	if (!p->s || !p->act || !p->w || !order)
-		goto nomem;
+	if (!p->s || !p->act || !p->w)
+		return -ENOMEM;
+	if (pthread_mutex_init(&p->lock, NULL))
+		return -ENOMEM;
+	if (pthread_cond_init(&p->ready, NULL)) {
+		pthread_mutex_destroy(&p->lock);
+		return -ENOMEM;
+	}
+	if (pthread_cond_init(&p->space, NULL)) {
+		pthread_cond_destroy(&p->ready);
+		pthread_mutex_destroy(&p->lock);
+		return -ENOMEM;
+	}
+	p->locks = true;
 	for (i = 0; i < r->n; i++) {
 		struct rfile *f = &r->f[i];
 
@@ -527,50 +632,29 @@ static int par_init(struct gpulat_reader *r, struct par *p, int nw)
 			s->cap = cap;
 			if (s->cap < ENTRY_MAX((size_t)f->page_size))
 				s->cap = ENTRY_MAX((size_t)f->page_size);
-			order[p->ns] = s;
 			p->ns++;
 		}
 	}
 	for (i = 0; i < nw; i++) {
-		struct pworker *w = &p->w[i];
-
-		pthread_mutex_init(&w->lock, NULL);
-		pthread_cond_init(&w->ready, NULL);
-		pthread_cond_init(&w->space, NULL);
+		p->w[i].p = p;
 		p->nw++;
-		w->dctx = ZSTD_createDCtx();
-		w->s = calloc((size_t)n, sizeof(*w->s));
-		w->bc = calloc((size_t)r->n, sizeof(*w->bc));
-		if (!w->dctx || !w->s || !w->bc)
-			goto nomem;
+		if (fill_init(r, &p->w[i].fl))
+			return -ENOMEM;
 	}
-	p->nfiles = r->n;
-	qsort(order, (size_t)n, sizeof(*order), cmp_bytes);
-	for (i = 0; i < n; i++) {
-		struct pworker *w = &p->w[0];
-		int k;
+	return fill_init(r, &p->mine);
+}
 
-		for (k = 1; k < nw; k++) {
-			if (p->w[k].load < w->load)
-				w = &p->w[k];
-		}
-		order[i]->w = w;
-		/* one clone per thread and file: its string caches stay warm */
-		if (!w->bc[order[i]->f->idx]) {
-			w->bc[order[i]->f->idx] = gpulat__binding_clone(order[i]->f->b);
-			if (!w->bc[order[i]->f->idx])
-				goto nomem;
-		}
-		order[i]->bc = w->bc[order[i]->f->idx];
-		w->s[w->ns++] = order[i];
-		w->load += gpulat__zfile_bytes(order[i]->f->z, order[i]->cpu) + 1;
-		gpulat__zfile_set_dctx(order[i]->f->z, order[i]->cpu, w->dctx);
-	}
-	free(order);
-	return 0;
-nomem:
-	free(order);
-	return -ENOMEM;
+/* GPULAT_PAR_WORKERS=N: N threads besides the merge (measurements), else -j N minus one */
+static int workers(struct gpulat_reader *r, int streams)
+{
+	const char *env = getenv("GPULAT_PAR_WORKERS");
+	int nw = (int)r->threads - 1;
+
+	if (env && *env)
+		nw = atoi(env);
+	if (nw > streams)
+		nw = streams;
+	return nw < 1 ? 1 : nw;
 }
 
 int gpulat__reader_par(struct gpulat_reader *r)
@@ -586,9 +670,9 @@ int gpulat__reader_par(struct gpulat_reader *r)
 			return 1; /* libtracecmd reads it: one thread */
 		n += r->f[i].cpus;
 	}
-	nw = (int)r->threads < n ? (int)r->threads : n;
-	if (nw < 1)
+	if (n < 1)
 		return 1;
+	nw = workers(r, n);
 	/*
 	 * Nothing is read before every thread runs: without memory or threads
 	 * the file is read on this thread, from the start.
@@ -600,13 +684,12 @@ int gpulat__reader_par(struct gpulat_reader *r)
 			goto single;
 		p.w[i].started = true;
 	}
-	for (i = 0; i < p.nw; i++) {
-		pthread_mutex_lock(&p.w[i].lock);
-		p.w[i].go = true;
-		pthread_cond_broadcast(&p.w[i].space);
-		pthread_mutex_unlock(&p.w[i].lock);
-	}
-	r->threads_used = (unsigned int)p.nw;
+	pthread_mutex_lock(&p.lock);
+	p.go = true;
+	pthread_cond_broadcast(&p.space);
+	pthread_mutex_unlock(&p.lock);
+	/* the workers and this thread, which fills a stream too when it would wait */
+	r->threads_used = (unsigned int)p.nw + 1;
 	ret = merge(r, &p);
 	par_free(&p);
 	for (i = 0; ret >= 0 && i < r->n; i++) {
