@@ -27,6 +27,7 @@ int gpulat__tk_on_amd(struct gpulat_tracker *t, const struct gpulat_event *ev)
 			if (!j)
 				return -ENOMEM;
 			j->from_amd = true;
+			t->any_amd = true;
 			gpulat__tk_set_fence(t, j, ev->ctx, ev->seqno, fence32);
 			if (ev->flags & GPULAT_EVF_ID)
 				gpulat__tk_set_id(t, j, ev->id);
@@ -54,6 +55,7 @@ int gpulat__tk_on_amd(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		if (!j)
 			return -ENOMEM;
 		j->from_amd = true;
+		t->any_amd = true;
 		j->pid = ev->pid;
 		j->comm = gpulat__strtab_id(gpulat__tk_tstr(t, ev->comm));
 		if (ev->flags & GPULAT_EVF_ID)

@@ -203,7 +203,7 @@ static void build(const struct gpulat_tracker *t, const struct job *j, struct gp
 	g->ring = shown_ring(t, j);
 	g->ring_name = g->ring;
 	/* the job's ring strings as handed out: name, and the address label (<= 5.18) */
-	g->ring_ptr = j->ring && gpulat_ring_is_ptr(j->ring->name) ? j->ring->name : NULL;
+	g->ring_ptr = j->ring && j->ring->is_ptr ? j->ring->name : NULL;
 	g->comm = gpulat__strtab_str(t->strs, j->comm);
 	g->pid = j->pid;
 	g->id = p ? p->id : GPULAT_NONE;

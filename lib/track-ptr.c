@@ -24,8 +24,7 @@ void gpulat__tk_learn_alias(struct gpulat_tracker *t, struct job *j, const char 
 	char buf[256];
 	bool taken = false;
 
-	if (!j->ring || j->ring->alias || !timeline || !*timeline ||
-	    !gpulat_ring_is_ptr(j->ring->name))
+	if (!j->ring || j->ring->alias || !j->ring->is_ptr || !timeline || !*timeline)
 		return;
 	for (o = t->all_rings; o && !taken; o = o->next_all)
 		taken = o != j->ring && o->file == j->ring->file && o->alias &&
@@ -63,8 +62,11 @@ struct job *gpulat__tk_ptr_queue(struct gpulat_tracker *t, const struct gpulat_e
 {
 	struct job *j = NULL;
 
-	/* <= 6.16: a queue always starts a job, unless amdgpu_cs_ioctl did */
-	if (ev->flags & GPULAT_EVF_ID) {
+	/*
+	 * <= 6.16: a queue always starts a job, unless amdgpu_cs_ioctl did
+	 * (none did: no lookup, 3.8 M instructions on KernelShark's dense-1M)
+	 */
+	if ((ev->flags & GPULAT_EVF_ID) && t->any_amd) {
 		j = gpulat__tk_find_id(t, r, ev->id);
 		if (j && (!j->from_amd || j->ts[GPULAT_ST_QUEUE] != GPULAT_NONE))
 			j = NULL;

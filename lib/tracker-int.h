@@ -22,6 +22,9 @@
 #include "gpulat-int.h"
 #include "track-int.h"
 
+/* rings remembered by gpulat__tk_get_ring() (2^6: the slot is a hash's top 6 bits) */
+#define RING_HINTS		64
+
 #define U32(x)			(0xffffffffULL & (x))
 
 /* fence key: low 32 bits of the context, and the file it came from */
@@ -35,6 +38,7 @@ struct ring {
 	const char		*alias;		/* real name of a "0x..." label, from dma_fence */
 	uint64_t		last_done;	/* done_ts of the last job done on it */
 	int			file;
+	bool			is_ptr;		/* gpulat_ring_is_ptr(name): a "0x..." label */
 };
 
 struct ctxmap {
@@ -173,6 +177,7 @@ struct gpulat_tracker {
 	bool			signal_expected;
 	enum gpulat_era		era;
 	bool			seen_run;
+	bool			any_amd;	/* some job was opened by an amdgpu event */
 	bool			warned_cap;
 	bool			warned_disorder;
 	uint64_t		next_seq;
@@ -181,6 +186,8 @@ struct gpulat_tracker {
 
 	struct gpulat__htab	rings;
 	struct ring		*all_rings;
+	/* gpulat__tk_get_ring()'s last rings, by the caller's name pointer (a hint) */
+	struct ring		*ring_hint[RING_HINTS];
 	struct gpulat__htab	ctxs;		/* fence context -> ring (6.17 orphans) */
 	size_t			nctx;
 
