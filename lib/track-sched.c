@@ -93,9 +93,11 @@ int gpulat__tk_on_run(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		gpulat__tk_signal_watches(t, &sev);
 	}
 	/* its done inserts it into the dependency cache: load those buckets now */
-	gpulat__htab_prefetch_slot(&t->dc_seq, j->seq, 0);
-	if (j->in_fence)
-		gpulat__htab_prefetch_slot(&t->dc_fence, FK(t, j->ctx), U32(j->seqno));
+	if (t->dc_indexed) {
+		gpulat__htab_prefetch_slot(&t->dc_seq, j->seq, 0);
+		if (j->in_fence)
+			gpulat__htab_prefetch_slot(&t->dc_fence, FK(t, j->ctx), U32(j->seqno));
+	}
 	gpulat__tk_keep_last(t, j);
 	gpulat__tk_evict_if_needed(t);
 	return 0;
@@ -139,7 +141,7 @@ void gpulat__tk_attach_signal(struct gpulat_tracker *t, struct job *j,
 	if (!j->in_fence) {
 		gpulat__tk_set_fence(t, j, ev->ctx, ev->seqno,
 				     (ev->flags & GPULAT_EVF_FENCE32) != 0);
-		d = gpulat__tk_dc_find_seq(t, j->seq);
+		d = gpulat__tk_dc_of(t, j);
 		if (d)
 			gpulat__tk_dc_set_fence(t, d, ev->ctx, ev->seqno);
 	}

@@ -93,6 +93,7 @@ struct job {
 	bool			from_amd : 1;	/* created by an amdgpu event */
 	bool			kernel_job : 1;	/* queued with a client id: gpulat_kernel_job_name() */
 	uint8_t			timing;		/* GPULAT_TIMING_* (bits 0-4) */
+	uint32_t		dc_slot;	/* 1 + its entry in t->dc once done, 0 before */
 };
 
 /* a job's keys of the pointer eras (<= 6.16); 6.17+ jobs have none */
@@ -129,6 +130,8 @@ struct dent {
 	struct gpulat__hnode	by_fence;
 	struct gpulat__hnode	by_ptr;
 	bool			used, in_fence, in_ptr;
+	bool			has_fence;	/* ctx, seqno known (in_fence: also indexed) */
+	uint32_t		forder;		/* when the fence was learnt (t->dc_forder) */
 	uint64_t		seq;
 	uint64_t		ctx, seqno, ptr;
 	const char		*dev, *ring;
@@ -205,6 +208,9 @@ struct gpulat_tracker {
 
 	struct dent		*dc;		/* DCACHE_SIZE ring of completed jobs */
 	size_t			dc_next;
+	/* the ring's indexes, built at the first lookup (track-index.c) */
+	bool			dc_indexed;
+	uint32_t		dc_forder;	/* fences learnt so far (dent.forder) */
 	struct gpulat__htab	dc_seq, dc_fence, dc_ptr;
 
 	struct job		**cpu_slot;	/* last done job per cpu, awaiting signal */
@@ -342,11 +348,12 @@ struct job *gpulat__tk_find_id(struct gpulat_tracker *t, struct ring *r, uint64_
 void gpulat__tk_set_id(struct gpulat_tracker *t, struct job *j, uint64_t id);
 void gpulat__tk_unindex(struct gpulat_tracker *t, struct job *j, bool fence_too);
 struct dent *gpulat__tk_dc_find_seq(struct gpulat_tracker *t, uint64_t seq);
+struct dent *gpulat__tk_dc_of(struct gpulat_tracker *t, const struct job *j);
 struct dent *gpulat__tk_dc_find_fence(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno);
 struct dent *gpulat__tk_dc_find_ptr(struct gpulat_tracker *t, uint64_t ptr);
 void gpulat__tk_dc_set_fence(struct gpulat_tracker *t, struct dent *d, uint64_t ctx,
 			     uint64_t seqno);
-void gpulat__tk_dc_add(struct gpulat_tracker *t, const struct job *j);
+void gpulat__tk_dc_add(struct gpulat_tracker *t, struct job *j);
 
 /* job lifecycle: create, stage, derive, classify, emit (track-job.c) */
 struct job *gpulat__tk_new_job(struct gpulat_tracker *t, const struct gpulat_event *ev,
