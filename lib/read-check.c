@@ -82,6 +82,9 @@ struct chk {
 	char		*why;
 	size_t		whylen;
 	ZSTD_DCtx	*dctx;
+	bool		want_span;	/* fill span: the v6 flyrecord CPU table */
+	struct gpulat__cpuspan *span;
+	int		nspan;
 };
 
 static int bad(struct chk *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -797,11 +800,21 @@ static int check_v6(struct chk *c, uint64_t off)
 		return bad(c, "latency tracer text data, no CPU event records");
 	if (memcmp(label, "flyrecord", 10))
 		return bad(c, "no flyrecord CPU data");
+	if (c->want_span) {
+		c->span = calloc(cpus ? cpus : 1, sizeof(*c->span));
+		if (!c->span)
+			return bad(c, "out of memory");
+	}
 	for (i = 0; i < cpus; i++) {
 		if (rd_num(c, &off, 8, &doff) || rd_num(c, &off, 8, &dsz))
 			return bad(c, "CPU table cut short");
 		if (check_cpu_data(c, (int)i, doff, dsz))
 			return -1;
+		if (c->span) {
+			c->span[i].off = doff;
+			c->span[i].size = dsz;
+			c->nspan = (int)i + 1;
+		}
 	}
 	return 0;
 }
@@ -1024,10 +1037,14 @@ static int check_v7(struct chk *c, uint64_t off)
  * @path: the file (its magic was checked)
  * @why: the reason on failure ("CPU count 16777217 larger than ...")
  * @whylen: its size
+ * @span: if not NULL, set to the CPU table of a v6 file (free() it; NULL
+ *	for a v7 file or on failure)
+ * @nspan: its entries
  *
  * Return: 0, or -1 with @why set.
  */
-int gpulat__check_trace(const char *path, char *why, size_t whylen)
+int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpulat__cpuspan **span,
+			int *nspan)
 {
 	struct chk c = { .commit_off = 8, .commit_size = 8, .data_off = 16, .why = why,
 			 .whylen = whylen };
@@ -1037,6 +1054,11 @@ int gpulat__check_trace(const char *path, char *why, size_t whylen)
 
 	if (why && whylen)
 		why[0] = '\0';
+	if (span) {
+		*span = NULL;
+		*nspan = 0;
+		c.want_span = true;
+	}
 	c.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (c.fd < 0)
 		return bad(&c, "%s", strerror(errno));
@@ -1064,6 +1086,15 @@ int gpulat__check_trace(const char *path, char *why, size_t whylen)
 	close(c.fd);
 	if (ret)
 		bad(&c, "cut short");	/* a reason, should a path have given none */
+	if (span) {
+		if (ret || !c.nspan) {
+			free(c.span);
+			c.span = NULL;
+			c.nspan = 0;
+		}
+		*span = c.span;
+		*nspan = c.nspan;
+	}
 	return ret;
 }
 

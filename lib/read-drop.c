@@ -5,9 +5,9 @@
  * libtracecmd (1.3.1 and later) reads an uncompressed file (v6, or v7
  * without compression) through mmap: one read-only private mapping per CPU
  * of that CPU's whole data (page_map_size is the largest power of two <= the
- * CPU's data size), never unmapped while reading and not even by
- * tracecmd_close() in 1.3.1. Every page read stays in the resident set, so
- * peak memory grows with the trace. The reader drops the pages behind its
+ * CPU's data size), kept while reading (for a v6 file not even unmapped by
+ * tracecmd_close() in 1.3.1: read-unmap.c does it). Every page read stays in
+ * the resident set, so peak memory grows with the trace. The reader drops the pages behind its
  * position with madvise(MADV_DONTNEED). That is invisible to libtracecmd:
  * a clean page of a read-only file mapping that is touched again is simply
  * read from the file again. It is only done after /proc/self/maps says the

@@ -35,6 +35,12 @@ struct gpulat__window {
 };
 
 struct gpulat__zfile;
+struct gpulat__maps;
+
+/* one CPU's data in a v6 file: the flyrecord CPU table (read-check.c) */
+struct gpulat__cpuspan {
+	uint64_t		off, size;
+};
 
 struct rfile {
 	struct gpulat_reader	*r;
@@ -62,6 +68,10 @@ struct rfile {
 	ino_t			ino;
 	enum gpulat__mapped	mapped;
 	struct gpulat__zfile	*z;		/* zstd CPU data read by read-zstd.c */
+	struct gpulat__cpuspan	*span;		/* v6: CPU table, else NULL */
+	int			nspan;
+	struct gpulat__maps	*hmaps;		/* v6: what h mapped (read-unmap.c) */
+	struct gpulat__maps	*dmaps;		/* v6: what dh mapped when dh != h */
 	bool			ztried;		/* gpulat__reader_try_zstd() was done */
 };
 
@@ -89,7 +99,8 @@ struct gpulat_reader {
 
 double gpulat__now(void);
 /* read-check.c: the file's structure before libtracecmd reads it; 0 or -1 + @why */
-int gpulat__check_trace(const char *path, char *why, size_t whylen);
+int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpulat__cpuspan **span,
+			int *nspan);
 bool gpulat__page_ok(struct tep_handle *tep, const void *page, int page_size);
 int gpulat__pread_full(int fd, void *buf, size_t len, uint64_t off);
 struct tracecmd_input *gpulat__open_trace(const char *path, int *stage);
@@ -105,6 +116,16 @@ int gpulat__reader_event(struct gpulat_reader *r, struct rfile *f, struct tep_re
 int gpulat__reader_decoded(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec,
 			   struct gpulat_event *ev, int tcpu);
 void gpulat__drop_behind(struct rfile *f, struct gpulat__window *w, const void *data);
+
+/* read-unmap.c: the pages libtracecmd 1.3.1 leaves mapped (FINDINGS F12) */
+struct gpulat__snap;
+struct gpulat__snap *gpulat__maps_snap(const struct rfile *f);
+void gpulat__maps_snap_free(struct gpulat__snap *sn);
+struct gpulat__maps *gpulat__maps_new(const struct rfile *f);
+void gpulat__maps_adopt(struct gpulat__maps *m, const struct rfile *f, struct gpulat__snap *sn);
+void gpulat__maps_free(struct gpulat__maps *m);
+void gpulat__maps_see(struct gpulat__maps *m, struct tracecmd_input *h, struct tep_record *rec);
+void gpulat__maps_close(struct gpulat__maps *m, const struct rfile *f, struct tracecmd_input *h);
 
 struct gpulat__zfile *gpulat__zfile_open(struct rfile *f);
 struct tep_record *gpulat__zfile_head(struct gpulat__zfile *z, int cpu);

@@ -123,9 +123,9 @@ static int reopen(struct merge *m, struct rfile *f)
 	}
 	old = f->dh;
 	f->dh = nh;
-	/* the peeked heads of @old are freed with it */
+	/* the peeked heads of @old are freed with it, its pages unmapped */
 	if (old != f->h)
-		tracecmd_close(old);
+		gpulat__maps_close(f->dmaps, f, old);
 	f->since_open = 0;
 	f->opened_at = gpulat__now();
 	f->open_cost = f->opened_at - t0;
@@ -268,6 +268,8 @@ static int consume(struct gpulat_reader *r, struct merge *m, struct stream *s)
 		s->page = page;
 		f->since_open += (uint64_t)f->page_size;
 		gpulat__drop_behind(f, &s->w, rec->data);
+		/* the page map it lies in, for the unmapping at close (F12) */
+		gpulat__maps_see(f->dh == f->h ? f->hmaps : f->dmaps, f->dh, rec);
 	}
 	ret = gpulat__reader_record(r, f, rec);
 	tracecmd_free_record(rec);

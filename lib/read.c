@@ -110,14 +110,19 @@ static void close_file(struct rfile *f)
 {
 	gpulat_binding_free(f->b);
 	f->b = NULL;
+	/* tracecmd_close() and the unmapping of what it leaves (read-unmap.c) */
 	if (f->dh && f->dh != f->h)
-		tracecmd_close(f->dh);
+		gpulat__maps_close(f->dmaps, f, f->dh);
 	f->dh = NULL;
 	gpulat__zfile_close(f->z);
 	f->z = NULL;
-	if (f->h)
-		tracecmd_close(f->h);
+	gpulat__maps_close(f->hmaps, f, f->h);
 	f->h = NULL;
+	gpulat__maps_free(f->hmaps);
+	gpulat__maps_free(f->dmaps);
+	f->hmaps = f->dmaps = NULL;
+	free(f->span);
+	f->span = NULL;
 	free(f->cpu_last);
 	f->cpu_last = NULL;
 	while (f->nkept > 0)
@@ -181,7 +186,7 @@ struct tracecmd_input *gpulat_trace_open(const char *path, int flags, char *err,
 
 	if (check_file(&f, err, errlen))
 		return NULL;
-	if (gpulat__check_trace(path, why, sizeof(why))) {
+	if (gpulat__check_trace(path, why, sizeof(why), NULL, NULL)) {
 		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", path, why);
 		return NULL;
 	}
@@ -194,6 +199,7 @@ struct tracecmd_input *gpulat_trace_open(const char *path, int flags, char *err,
 
 static int open_file(struct rfile *f, char *err, size_t errlen)
 {
+	struct gpulat__snap *snap;
 	char why[160];
 	double t0;
 	int ret, stage;
@@ -202,13 +208,16 @@ static int open_file(struct rfile *f, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	/* counts, sizes, formats and pages before libtracecmd trusts them (read-check.c) */
-	if (gpulat__check_trace(f->path, why, sizeof(why))) {
+	if (gpulat__check_trace(f->path, why, sizeof(why), &f->span, &f->nspan)) {
 		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", f->path, why);
 		return -EINVAL;
 	}
+	/* v6: the file's mappings before libtracecmd maps its first pages (F12) */
+	snap = gpulat__maps_snap(f);
 	t0 = gpulat__now();
 	f->h = gpulat__open_trace(f->path, &stage);
 	if (!f->h) {
+		gpulat__maps_snap_free(snap);
 		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", f->path,
 		       stage == 1 ? "cannot read its headers" : "CPU data missing or cut short");
 		return -EINVAL;
@@ -219,6 +228,10 @@ static int open_file(struct rfile *f, char *err, size_t errlen)
 	f->page_size = tracecmd_page_size(f->h);
 	f->tep = tracecmd_get_tep(f->h);
 	f->cpus = tracecmd_cpus(f->h);
+	/* v6: libtracecmd's page maps, unmapped at close (read-unmap.c, F12) */
+	f->hmaps = gpulat__maps_new(f);
+	f->dmaps = gpulat__maps_new(f);
+	gpulat__maps_adopt(f->hmaps, f, snap);	/* takes @snap */
 	if (!f->tep || f->cpus <= 0) {
 		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (no CPU data)",
 		       f->path);

@@ -24,6 +24,8 @@ int tracecmd_set_cursor(struct tracecmd_input *handle, int cpu, unsigned long lo
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
 				     const char **version);
 size_t tracecmd_get_options_offset(struct tracecmd_input *handle);
+/* the address of @record's page in the handle's memory (its mapping, for a v6 file) */
+void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *record);
 /* the trace's clock as recorded ("local", "mono", ...), NULL when unknown */
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 
