@@ -108,20 +108,18 @@ void gpulat__qacc_fini(struct gpulat__qacc *q)
 {
 	size_t k;
 
-	free(q->v32);
-	free(q->v);
-	for (k = 0; q->hb && k < nblocks(); k++)
+	for (k = 0; q->mode == GPULAT_QM_HIST && q->hb && k < nblocks(); k++)
 		free(q->hb[k]);
-	free(q->hb);
-	q->v32 = NULL;
+	free(q->v);	/* whichever array the union holds */
 	q->v = NULL;
-	q->hb = NULL;
+	q->nv = q->cap = 0;
+	q->mode = GPULAT_QM_V32;
 }
 
 /* exact value @i, whichever array holds it */
 static inline uint64_t val(const struct gpulat__qacc *q, size_t i)
 {
-	return q->v ? q->v[i] : q->v32[i];
+	return q->mode == GPULAT_QM_V64 ? q->v[i] : q->v32[i];
 }
 
 /* the first value that needs 64 bits: move the exact values to q->v */
@@ -135,8 +133,8 @@ static int widen(struct gpulat__qacc *q)
 	for (i = 0; i < q->nv; i++)
 		nv[i] = q->v32[i];
 	free(q->v32);
-	q->v32 = NULL;
 	q->v = nv;
+	q->mode = GPULAT_QM_V64;
 	return 0;
 }
 
@@ -151,11 +149,11 @@ static void welford(struct gpulat__qacc *q, uint64_t v)
 
 static int to_hist(struct gpulat__qacc *q)
 {
-	uint64_t n = q->n;
+	uint64_t n = q->n, **hb = calloc(nblocks(), sizeof(*hb));
+	struct gpulat__qacc ex = *q;	/* the exact values (the union changes) */
 	size_t i;
 
-	q->hb = calloc(nblocks(), sizeof(*q->hb));
-	if (!q->hb)
+	if (!hb)
 		return -ENOMEM;
 	/*
 	 * Exact mode needs no running stddev: replay Welford over the values in
@@ -163,19 +161,20 @@ static int to_hist(struct gpulat__qacc *q)
 	 * updating it on every add).
 	 */
 	q->wmean = q->wm2 = 0;
-	for (i = 0; i < q->nv; i++) {
+	for (i = 0; i < ex.nv; i++) {
 		q->n = i + 1;
-		welford(q, val(q, i));
+		welford(q, val(&ex, i));
 	}
 	q->n = n;
-	for (i = 0; i < q->nv; i++)
-		if (hist_add(q, val(q, i)))
-			return -ENOMEM;
-	free(q->v);
-	free(q->v32);
-	q->v = NULL;
-	q->v32 = NULL;
+	q->hb = hb;
+	q->mode = GPULAT_QM_HIST;
 	q->nv = q->cap = 0;
+	for (i = 0; i < ex.nv; i++)
+		if (hist_add(q, val(&ex, i))) {
+			free(ex.v);
+			return -ENOMEM;
+		}
+	free(ex.v);
 	return 0;
 }
 
@@ -184,7 +183,7 @@ int gpulat__qacc_add_slow(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int c
 {
 	if (v == GPULAT_NONE)
 		return 0;
-	if (!q->hb) {
+	if (q->mode != GPULAT_QM_HIST) {
 		if (q->nv == q->cap) {
 			/* small first: 10^4 processes have a few jobs each */
 			size_t cap = q->cap ? q->cap * 2 : 4;
@@ -197,32 +196,32 @@ int gpulat__qacc_add_slow(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int c
 
 				if (cap > GPULAT_EXACT_MAX)
 					cap = GPULAT_EXACT_MAX;
-				if (q->v)
+				if (q->mode == GPULAT_QM_V64)
 					nv = realloc(q->v, cap * sizeof(*q->v));
 				else
 					nv = realloc(q->v32, cap * sizeof(*q->v32));
 				if (!nv)
 					return -ENOMEM;
-				if (q->v)
+				if (q->mode == GPULAT_QM_V64)
 					q->v = nv;
 				else
 					q->v32 = nv;
-				q->cap = cap;
+				q->cap = (uint32_t)cap;
 			}
 		}
-		if (!q->hb && !q->v && v > UINT32_MAX && widen(q))
+		if (q->mode == GPULAT_QM_V32 && v > UINT32_MAX && widen(q))
 			return -ENOMEM;
 	}
-	if (q->hb) {
+	if (q->mode == GPULAT_QM_HIST) {
 		if (hist_add(q, v))
 			return -ENOMEM;
-	} else if (q->v)
+	} else if (q->mode == GPULAT_QM_V64)
 		q->v[q->nv++] = v;
 	else
 		q->v32[q->nv++] = (uint32_t)v;
 
 	gpulat__qacc_account(q, v, ts, cpu, seq);
-	if (q->hb)
+	if (q->mode == GPULAT_QM_HIST)
 		welford(q, v);
 	return 0;
 }
@@ -356,7 +355,7 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 	s->max_ts = q->max_ts;
 	s->max_cpu = q->max_cpu;
 	s->max_job_seq = q->max_seq;
-	s->exact = !q->hb;
+	s->exact = q->mode != GPULAT_QM_HIST;
 	if (!q->n) {
 		s->min = s->max = s->mean = GPULAT_NONE;
 		s->p50 = s->p90 = s->p99 = s->p999 = GPULAT_NONE;
@@ -366,7 +365,7 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 	s->min = q->min;
 	s->max = q->max;
 	s->mean = (uint64_t)(q->sum / q->n);
-	if (q->hb) {
+	if (q->mode == GPULAT_QM_HIST) {
 		for (i = 0; i < 4; i++)
 			r[i] = hist_rank(q, ps[i]);
 		s->stddev = sqrt(q->wm2 / (double)q->n);
@@ -428,7 +427,7 @@ void gpulat__qacc_hist(const struct gpulat__qacc *q, struct gpulat_hist *h)
 	size_t i, b, nb = gpulat__qbuckets();
 
 	memset(h, 0, sizeof(*h));
-	if (!q->hb) {
+	if (q->mode != GPULAT_QM_HIST) {
 		for (i = 0; i < q->nv; i++)
 			h->bucket[gpulat__hist_bucket(val(q, i))]++;
 		return;

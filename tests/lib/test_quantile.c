@@ -178,7 +178,8 @@ static void check_log2(const struct gpulat_group *g, const uint64_t *v, size_t n
 	assert_int_equal(gpulat_group_hist(g, GPULAT_M__COUNT, &h), -EINVAL);
 }
 
-static void check_hist(size_t n)
+/* @shift: values up to 1000 << @shift (> 12: some need 64 bits) */
+static void check_hist(size_t n, unsigned int shift)
 {
 	uint64_t *v = malloc(n * sizeof(*v)), *sorted = malloc(n * sizeof(*v));
 	const struct gpulat_summary *s;
@@ -189,8 +190,8 @@ static void check_hist(size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		/* log-uniform-ish: 1 ns .. ~1 s */
-		v[i] = sorted[i] = (rnd() % 1000) << (rnd() % 20);
+		/* log-uniform-ish: 1 ns .. ~1 s (shift 20) */
+		v[i] = sorted[i] = (rnd() % 1000) << (rnd() % shift);
 		sum += v[i];
 	}
 	qsort(sorted, n, sizeof(*sorted), cmp_u64);
@@ -218,8 +219,10 @@ static void check_hist(size_t n)
 static void test_histogram_mode(void **state)
 {
 	(void)state;
-	check_hist(GPULAT_EXACT_MAX + 1);	/* the smallest histogram size */
-	check_hist(GPULAT_EXACT_MAX * 3 + 17);
+	check_hist(GPULAT_EXACT_MAX + 1, 20);	/* the smallest histogram size */
+	check_hist(GPULAT_EXACT_MAX * 3 + 17, 20);
+	/* 64-bit exact values first (up to ~2^50 ns), then the histogram */
+	check_hist(GPULAT_EXACT_MAX * 2 + 5, 41);
 }
 
 static void test_log2_hist(void **state)
