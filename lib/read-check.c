@@ -280,6 +280,21 @@ static const char *skip_space(const char *s, const char *e)
 	return s;
 }
 
+/*
+ * @s at a '"' or '\'' literal: its closing quote (backslash escapes skipped),
+ * or the last byte before @e when it is not closed (a caller's s++ ends there)
+ */
+static const char *literal_end(const char *s, const char *e)
+{
+	char q = *s;
+
+	for (s++; s < e && *s != q; s++) {
+		if (*s == '\\' && s + 1 < e)
+			s++;
+	}
+	return s < e ? s : e - 1;
+}
+
 /* [s, e) starts with the token @tok: not inside a longer identifier */
 static bool at_token(const char *s, const char *b, const char *e, const char *tok)
 {
@@ -304,18 +319,10 @@ static bool at_token(const char *s, const char *b, const char *e, const char *to
 static bool print_values_ok(const char *pf, const char *e)
 {
 	const char *p, *q;
-	char lit = 0;
 
 	for (p = pf; p < e; p++) {
-		if (lit) {
-			if (*p == '\\' && p + 1 < e)
-				p++;
-			else if (*p == lit)
-				lit = 0;
-			continue;
-		}
 		if (*p == '"' || *p == '\'') {
-			lit = *p;
+			p = literal_end(p, e);
 			continue;
 		}
 		if (at_token(p, pf, e, "__print_flags"))
@@ -373,18 +380,10 @@ static bool divisors_ok(const char *s, const char *e)
 {
 	const char *p, *q;
 	bool paren;
-	char quote = 0;
 
 	for (; s < e; s++) {
-		if (quote) {
-			if (*s == '\\' && s + 1 < e)
-				s++;
-			else if (*s == quote)
-				quote = 0;
-			continue;
-		}
 		if (*s == '"' || *s == '\'') {
-			quote = *s;
+			s = literal_end(s, e);
 			continue;
 		}
 		if ((*s != '/' && *s != '%') || (s + 1 < e && s[1] == '='))
