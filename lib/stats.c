@@ -127,10 +127,35 @@ struct sweep_gap {
 	unsigned int	pos;		/* next slot */
 };
 
+/*
+ * A complete job's metrics as they reach a small group (struct grp.rows):
+ * what gpulat__qacc_add() would get, in the order it would get it.
+ */
+struct vrow {
+	uint64_t	v[GPULAT_M__COUNT];	/* GPULAT_NONE: none */
+	uint64_t	at, seq;
+	int		cpu;
+};
+
+/*
+ * A group keeps its first ROWS_MAX complete jobs' metrics as rows, one
+ * array, and makes its accumulators (struct grp.q) from them only when it
+ * gets more, or at gpulat_stats_finish() and gpulat_group_hist(): replayed
+ * in the order they came, the accumulators are the same as when fed on the
+ * way (quantile.c). Most groups of a trace with 10^4 processes and clients
+ * have a few jobs each: one array of rows per group where five
+ * accumulators (480 B) with an array each were touched at every job
+ * (shape-procs10k 2 M events: 3-8 jobs per process and client).
+ */
+#define ROWS_MAX	16
+#define ROWS_CAP0	4
+
 struct grp {
 	struct gpulat__hnode	node;
 	struct gpulat_group	g;
-	struct gpulat__qacc	q[GPULAT_M__COUNT];
+	struct gpulat__qacc	*q;		/* [GPULAT_M__COUNT], NULL: rows */
+	struct vrow		*rows;
+	uint32_t		nrows, caprows;
 	struct kq depth; /* depth keys of a group beyond DK_NONE (struct dk) */
 	size_t ndepth; /* its depth keys in either queue */
 	/*
@@ -983,7 +1008,6 @@ static void key_of(enum gpulat_group_kind k, const struct gpulat_job *j,
 static struct grp *new_group(enum gpulat_group_kind k)
 {
 	struct grp *g = calloc(1, sizeof(*g));
-	int i;
 
 	if (!g)
 		return NULL;
@@ -993,9 +1017,83 @@ static struct grp *new_group(enum gpulat_group_kind k)
 	g->g.last_done_ts = GPULAT_NONE;
 	g->pending_since = GPULAT_NONE;
 	g->gap_done = GPULAT_NONE;
-	for (i = 0; i < GPULAT_M__COUNT; i++)
-		gpulat__qacc_init(&g->q[i]);
 	return g;
+}
+
+/* replay @g's rows into @q[GPULAT_M__COUNT] (initialized here) */
+static int rows_replay(const struct grp *g, struct gpulat__qacc *q)
+{
+	uint32_t r;
+	int m, ret = 0;
+
+	for (m = 0; m < GPULAT_M__COUNT; m++)
+		gpulat__qacc_init(&q[m]);
+	for (r = 0; r < g->nrows; r++) {
+		const struct vrow *w = &g->rows[r];
+
+		for (m = 0; m < GPULAT_M__COUNT; m++)
+			if (w->v[m] != GPULAT_NONE)
+				ret |= gpulat__qacc_add(&q[m], w->v[m], w->at, w->cpu, w->seq);
+	}
+	return ret;
+}
+
+static void qacc_fini_all(struct gpulat__qacc *q)
+{
+	int m;
+
+	for (m = 0; m < GPULAT_M__COUNT; m++)
+		gpulat__qacc_fini(&q[m]);
+}
+
+/* a group past ROWS_MAX jobs: accumulators from its rows, then no rows */
+static int rows_to_qacc(struct grp *g)
+{
+	struct gpulat__qacc *q = malloc(GPULAT_M__COUNT * sizeof(*q));
+
+	if (!q)
+		return -ENOMEM;
+	if (rows_replay(g, q)) {
+		qacc_fini_all(q);
+		free(q);
+		return -ENOMEM;
+	}
+	g->q = q;
+	free(g->rows);
+	g->rows = NULL;
+	g->nrows = g->caprows = 0;
+	return 0;
+}
+
+/* one complete job's metrics @val (GPULAT_NONE: none) */
+static int group_values(struct grp *g, const uint64_t *val, uint64_t at, int at_cpu, uint64_t seq)
+{
+	struct vrow *w;
+	int m, ret = 0;
+
+	if (!g->q && g->nrows == ROWS_MAX && rows_to_qacc(g))
+		return -ENOMEM;
+	if (g->q) {
+		for (m = 0; m < GPULAT_M__COUNT; m++)
+			if (val[m] != GPULAT_NONE)
+				ret |= gpulat__qacc_add(&g->q[m], val[m], at, at_cpu, seq);
+		return ret;
+	}
+	if (g->nrows == g->caprows) {
+		uint32_t cap = g->caprows ? g->caprows * 2 : ROWS_CAP0;
+
+		w = realloc(g->rows, cap * sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		g->rows = w;
+		g->caprows = cap;
+	}
+	w = &g->rows[g->nrows++];
+	memcpy(w->v, val, sizeof(w->v));
+	w->at = at;
+	w->seq = seq;
+	w->cpu = at_cpu;
+	return 0;
 }
 
 /*
@@ -1069,10 +1167,10 @@ static struct grp *get_group(struct gpulat_stats *s, enum gpulat_group_kind k,
 
 static void free_group(struct grp *g)
 {
-	int i;
-
-	for (i = 0; i < GPULAT_M__COUNT; i++)
-		gpulat__qacc_fini(&g->q[i]);
+	if (g->q)
+		qacc_fini_all(g->q);
+	free(g->q);
+	free(g->rows);
 	kq_free(&g->depth);
 	rq_free(&g->busy);
 	rq_free(&g->submit);
@@ -1089,7 +1187,7 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 	uint64_t q = j->ts[GPULAT_ST_QUEUE], d = j->ts[GPULAT_ST_DONE];
 	uint64_t at = d != GPULAT_NONE ? d : q;
 	int at_cpu = d != GPULAT_NONE ? j->cpu[GPULAT_ST_DONE] : j->cpu[GPULAT_ST_QUEUE];
-	int m, ret = 0;
+	int ret = 0;
 
 	g->g.jobs++;
 	/*
@@ -1123,9 +1221,7 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 	if (j->exec != GPULAT_NONE && (j->timing & GPULAT_TIMING_EXEC_HW))
 		g->g.exec_measured++;
 	if (j->status == GPULAT_JOB_COMPLETE) {
-		for (m = 0; m < GPULAT_M__COUNT; m++)
-			if (val[m] != GPULAT_NONE)
-				ret |= gpulat__qacc_add(&g->q[m], val[m], at, at_cpu, j->seq);
+		ret |= group_values(g, val, at, at_cpu, j->seq);
 		if (j->start_ts != GPULAT_NONE && d != GPULAT_NONE && d >= j->start_ts) {
 			struct tev e = {
 				.t = j->start_ts,
@@ -1594,11 +1690,27 @@ static uint64_t stopped_for(const struct gpulat_stats *s, const struct grp *gg)
 	return end - since;
 }
 
+static void group_summary(struct grp *g)
+{
+	struct gpulat__qacc tmp[GPULAT_M__COUNT], *q = g->q;
+	int m;
+
+	/* ENOMEM in the replay: the values that made it, as in the add */
+	if (!q) {
+		rows_replay(g, tmp);
+		q = tmp;
+	}
+	for (m = 0; m < GPULAT_M__COUNT; m++)
+		gpulat__qacc_summary(&q[m], &g->g.m[m]);
+	if (q == tmp)
+		qacc_fini_all(tmp);
+}
+
 int gpulat_stats_finish(struct gpulat_stats *s)
 {
 	uint64_t span = 0, end;
 	size_t i;
-	int k, m;
+	int k;
 
 	if (s->first_ts != GPULAT_NONE && s->last_ts != GPULAT_NONE && s->last_ts > s->first_ts)
 		span = s->last_ts - s->first_ts;
@@ -1632,8 +1744,7 @@ int gpulat_stats_finish(struct gpulat_stats *s)
 			g->g.avg_depth = span ? (double)(g->sd.area / (long double)span) : 0.0;
 			if (g->g.kind == GPULAT_G_RING)
 				g->g.stopped_ns = stopped_for(s, g);
-			for (m = 0; m < GPULAT_M__COUNT; m++)
-				gpulat__qacc_summary(&g->q[m], &g->g.m[m]);
+			group_summary(g);
 		}
 		if (s->list[k].n)
 			qsort(s->list[k].v, s->list[k].n, sizeof(void *), cmp_group);
@@ -1709,12 +1820,19 @@ const struct gpulat_group *gpulat_stats_group(const struct gpulat_stats *s,
 int gpulat_group_hist(const struct gpulat_group *g, enum gpulat_metric m, struct gpulat_hist *h)
 {
 	const struct grp *gg = gpulat_container_of(g, struct grp, g);
+	struct gpulat__qacc tmp[GPULAT_M__COUNT];
 
 	if ((unsigned int)m >= GPULAT_M__COUNT) {
 		memset(h, 0, sizeof(*h));
 		return -EINVAL;
 	}
-	gpulat__qacc_hist(&gg->q[m], h);
+	if (gg->q) {
+		gpulat__qacc_hist(&gg->q[m], h);
+		return 0;
+	}
+	rows_replay(gg, tmp);
+	gpulat__qacc_hist(&tmp[m], h);
+	qacc_fini_all(tmp);
 	return 0;
 }
 
