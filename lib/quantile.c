@@ -343,6 +343,9 @@ static uint64_t hist_rank(const struct gpulat__qacc *q, double p)
 	return v;
 }
 
+/* a sorted copy of this many exact values on the stack (10^4 small groups) */
+#define SUMMARY_BUF	64
+
 void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 {
 	static const double ps[4] = { 0.5, 0.9, 0.99, 0.999 };
@@ -377,8 +380,10 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 		 * so the ascending order is part of the output. A sorted copy:
 		 * @q keeps its values in the order they came (to_hist()).
 		 */
-		uint64_t *v = malloc(q->nv * sizeof(*v));
+		uint64_t buf[SUMMARY_BUF], *v = buf;
 
+		if (q->nv > SUMMARY_BUF)
+			v = malloc(q->nv * sizeof(*v));
 		for (i = 0; v && i < q->nv; i++)
 			v[i] = val(q, i);
 		if (!v) {
@@ -397,7 +402,8 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 			}
 		}
 		s->stddev = sqrt(acc / (double)q->n);
-		free(v);
+		if (v != buf)
+			free(v);
 	}
 	s->p50 = r[0];
 	s->p90 = r[1];
