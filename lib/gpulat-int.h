@@ -62,6 +62,18 @@ const char *gpulat__strtab_intern_name(struct gpulat__strtab *st, const char *ra
 
 /* ---- intrusive chained hash table keyed by two u64 ------------------------ */
 
+/* the mix of two u64 keys every table of the library slots by (htab.c, track-index.c) */
+static inline uint64_t gpulat__hash2(uint64_t k1, uint64_t k2)
+{
+	uint64_t x = k1 * 0x9e3779b97f4a7c15ULL ^
+		     (k2 + 0x632be59bd9b4e019ULL) * 0xbf58476d1ce4e5b9ULL;
+
+	x ^= x >> 31;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 29;
+	return x;
+}
+
 struct gpulat__hnode {
 	struct gpulat__hnode	*next;
 	uint64_t		k1;

@@ -12,12 +12,7 @@
 
 static size_t slot(const struct gpulat__htab *h, uint64_t k1, uint64_t k2)
 {
-	uint64_t x = k1 * 0x9e3779b97f4a7c15ULL ^ (k2 + 0x632be59bd9b4e019ULL) * 0xbf58476d1ce4e5b9ULL;
-
-	x ^= x >> 31;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 29;
-	return (size_t)x & (h->nb - 1);
+	return (size_t)gpulat__hash2(k1, k2) & (h->nb - 1);
 }
 
 uint64_t gpulat__hash_str(const char *s)

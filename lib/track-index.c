@@ -15,29 +15,32 @@
 #define MAX_LOST_WINDOWS 4096
 #define MAX_CTX_MAP	 65536
 
-void gpulat__tk_list_add_tail(struct joblist *l, struct job *j)
+void gpulat__tk_list_add_tail(struct gpulat_tracker *t, struct joblist *l, struct job *j)
 {
-	j->next = NULL;
-	j->prev = l->tail;
+	j->next = 0;
+	j->prev = job_ref(l->tail);
 	if (l->tail)
-		l->tail->next = j;
+		l->tail->next = job_ref(j);
 	else
 		l->head = j;
 	l->tail = j;
 	l->n++;
+	(void)t;
 }
 
-void gpulat__tk_list_del(struct joblist *l, struct job *j)
+void gpulat__tk_list_del(struct gpulat_tracker *t, struct joblist *l, struct job *j)
 {
-	if (j->prev)
-		j->prev->next = j->next;
+	struct job *p = job_at(t, j->prev), *n = job_at(t, j->next);
+
+	if (p)
+		p->next = j->next;
 	else
-		l->head = j->next;
-	if (j->next)
-		j->next->prev = j->prev;
+		l->head = n;
+	if (n)
+		n->prev = j->prev;
 	else
-		l->tail = j->prev;
-	j->prev = j->next = NULL;
+		l->tail = p;
+	j->prev = j->next = 0;
 	l->n--;
 }
 
@@ -249,19 +252,136 @@ static void fence_indexed(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno
 	m->max = U32(seqno);
 }
 
+/* by_fence's keys of @j: those gpulat__tk_set_fence() inserted it with */
+static inline uint64_t fence_k1(const struct gpulat_tracker *t, const struct job *j)
+{
+	int file = j->ffile_x ? job_ptrx(t, j)->ffile : j->file;
+
+	return U32(j->ctx) | ((uint64_t)file << 32);
+}
+
+static inline uint32_t *ftab_bucket(const struct ftab *h, uint64_t k1, uint64_t k2)
+{
+	return &h->b[gpulat__hash2(k1, k2) & (h->nb - 1)];
+}
+
+/* the first job of @r's chain on (@k1, @k2), @r included */
+static struct job *ftab_match(const struct gpulat_tracker *t, uint32_t r, uint64_t k1, uint64_t k2)
+{
+	struct job *j;
+
+	for (; r; r = j->fnext) {
+		j = job_at(t, r);
+		if (U32(j->seqno) == k2 && fence_k1(t, j) == k1)
+			return j;
+	}
+	return NULL;
+}
+
+static struct job *ftab_find(const struct gpulat_tracker *t, uint64_t k1, uint64_t k2)
+{
+	const struct ftab *h = &t->by_fence;
+
+	return h->b ? ftab_match(t, *ftab_bucket(h, k1, k2), k1, k2) : NULL;
+}
+
+/* the next older job with @j's keys */
+static struct job *ftab_next(const struct gpulat_tracker *t, const struct job *j, uint64_t k1,
+			     uint64_t k2)
+{
+	return ftab_match(t, j->fnext, k1, k2);
+}
+
+/* double the buckets, keeping the order inside a chain (newest first); ENOMEM: longer chains */
+static void ftab_grow(struct gpulat_tracker *t)
+{
+	struct ftab *h = &t->by_fence;
+	uint32_t *nb, r, next, *tail;
+	struct ftab nh;
+	size_t i;
+
+	nb = calloc(h->nb * 2, sizeof(*nb));
+	if (!nb)
+		return;
+	nh.b = nb;
+	nh.nb = h->nb * 2;
+	for (i = 0; i < h->nb; i++) {
+		for (r = h->b[i]; r; r = next) {
+			struct job *j = job_at(t, r);
+
+			next = j->fnext;
+			tail = ftab_bucket(&nh, fence_k1(t, j), U32(j->seqno));
+			while (*tail)
+				tail = &job_at(t, *tail)->fnext;
+			j->fnext = 0;
+			*tail = r;
+		}
+	}
+	free(h->b);
+	h->b = nb;
+	h->nb = nh.nb;
+}
+
+static int ftab_insert(struct gpulat_tracker *t, struct job *j)
+{
+	struct ftab *h = &t->by_fence;
+	uint32_t *b;
+
+	if (!h->b)
+		return -ENOMEM;
+	if (h->n >= h->nb)
+		ftab_grow(t);
+	b = ftab_bucket(h, fence_k1(t, j), U32(j->seqno));
+	j->fnext = *b;
+	*b = job_ref(j);
+	h->n++;
+	return 0;
+}
+
+static void ftab_remove(struct gpulat_tracker *t, struct job *j)
+{
+	struct ftab *h = &t->by_fence;
+	uint32_t *p, r = job_ref(j);
+
+	if (!h->b)
+		return;
+	for (p = ftab_bucket(h, fence_k1(t, j), U32(j->seqno)); *p; p = &job_at(t, *p)->fnext) {
+		if (*p == r) {
+			*p = j->fnext;
+			j->fnext = 0;
+			h->n--;
+			return;
+		}
+	}
+}
+
+int gpulat__tk_fence_init(struct gpulat_tracker *t)
+{
+	t->by_fence.b = calloc(1024, sizeof(*t->by_fence.b));
+	if (!t->by_fence.b)
+		return -ENOMEM;
+	t->by_fence.nb = 1024;
+	t->by_fence.n = 0;
+	return 0;
+}
+
+void gpulat__tk_fence_fini(struct gpulat_tracker *t)
+{
+	free(t->by_fence.b);
+	t->by_fence.b = NULL;
+	t->by_fence.nb = t->by_fence.n = 0;
+}
+
 struct job *gpulat__tk_find_fence(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno, bool full)
 {
-	struct gpulat__hnode *n;
+	uint64_t k1 = FK(t, ctx), k2 = U32(seqno);
 	struct job *j;
 
 	if (!fence_may_exist(t, ctx, seqno))
 		return NULL;
-	for (n = gpulat__htab_find(&t->by_fence, FK(t, ctx), U32(seqno)); n;
-	     n = gpulat__htab_next(n)) {
-		j = gpulat_container_of(n, struct job, by_fence);
+	for (j = ftab_find(t, k1, k2); j; j = ftab_next(t, j, k1, k2))
 		if (!full || j->fence32 || (j->ctx == ctx && j->seqno == seqno))
 			return j;
-	}
 	return NULL;
 }
 
@@ -272,14 +392,12 @@ struct job *gpulat__tk_find_fence(struct gpulat_tracker *t, uint64_t ctx, uint64
 struct job *gpulat__tk_find_fence_signal(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno,
 					 bool full)
 {
-	struct gpulat__hnode *n;
+	uint64_t k1 = FK(t, ctx), k2 = U32(seqno);
 	struct job *j, *best = NULL;
 
 	if (!fence_may_exist(t, ctx, seqno))
 		return NULL;
-	for (n = gpulat__htab_find(&t->by_fence, FK(t, ctx), U32(seqno)); n;
-	     n = gpulat__htab_next(n)) {
-		j = gpulat_container_of(n, struct job, by_fence);
+	for (j = ftab_find(t, k1, k2); j; j = ftab_next(t, j, k1, k2)) {
 		if (full && !j->fence32 && (j->ctx != ctx || j->seqno != seqno))
 			continue;
 		if (j->ts[GPULAT_ST_SIGNAL] != GPULAT_NONE)
@@ -301,7 +419,17 @@ void gpulat__tk_set_fence(struct gpulat_tracker *t, struct job *j, uint64_t ctx,
 	j->seqno = seqno;
 	j->fence32 = fence32;
 	fence_indexed(t, ctx, seqno);
-	if (!gpulat__htab_insert(&t->by_fence, &j->by_fence, FK(t, ctx), U32(seqno)))
+	j->ffile_x = false;
+	if (t->cur_file != j->file) {
+		/* a fence learnt from another file's event: its key is that file's */
+		struct jptr *p = gpulat__tk_ptrx(t, j);
+
+		if (!p)
+			return;
+		p->ffile = t->cur_file;
+		j->ffile_x = true;
+	}
+	if (!ftab_insert(t, j))
 		j->in_fence = true;
 }
 
@@ -364,7 +492,7 @@ void gpulat__tk_unindex(struct gpulat_tracker *t, struct job *j, bool fence_too)
 		j->in_id = false;
 	}
 	if (fence_too && j->in_fence) {
-		gpulat__htab_remove(&t->by_fence, &j->by_fence);
+		ftab_remove(t, j);
 		j->in_fence = false;
 	}
 }

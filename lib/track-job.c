@@ -48,7 +48,7 @@ static struct job *take_job(struct gpulat_tracker *t)
 
 	j = t->free_jobs;
 	if (j) {
-		t->free_jobs = j->next;
+		t->free_jobs = job_at(t, j->next);
 		return j;
 	}
 	if (t->nchunks == t->capchunks) {
@@ -72,7 +72,7 @@ static struct job *take_job(struct gpulat_tracker *t)
 	/* the rest of the chunk onto the free list, to be taken front to back */
 	for (i = JCHUNK - 1; i > 0; i--) {
 		c->jobs[i].idx = base + i;
-		c->jobs[i].next = t->free_jobs;
+		c->jobs[i].next = job_ref(t->free_jobs);
 		t->free_jobs = &c->jobs[i];
 	}
 	c->jobs[0].idx = base;
@@ -175,7 +175,7 @@ struct job *gpulat__tk_new_job(struct gpulat_tracker *t, const struct gpulat_eve
 		j->cpu[i] = -1;
 	}
 	j->start_ts = GPULAT_NONE;
-	gpulat__tk_list_add_tail(&t->open, j);
+	gpulat__tk_list_add_tail(t, &t->open, j);
 	t->c.open++;
 	if (t->c.open > t->c.open_peak)
 		t->c.open_peak = t->c.open;
@@ -398,7 +398,7 @@ void gpulat__tk_free_job(struct gpulat_tracker *t, struct job *j)
 		if (t->run_slot[i] == j)
 			t->run_slot[i] = NULL;
 	/* back to the slab: memory stays bounded by the peak of jobs in flight */
-	j->next = t->free_jobs;
+	j->next = job_ref(t->free_jobs);
 	t->free_jobs = j;
 }
 
@@ -418,10 +418,10 @@ void gpulat__tk_emit(struct gpulat_tracker *t, struct job *j)
 	struct jdeps *dx;
 
 	if (j->held) {
-		gpulat__tk_list_del(&t->held, j);
+		gpulat__tk_list_del(t, &t->held, j);
 		j->held = false;
 	} else {
-		gpulat__tk_list_del(&t->open, j);
+		gpulat__tk_list_del(t, &t->open, j);
 	}
 	t->c.open--;
 	build(t, j, &g);
@@ -524,8 +524,8 @@ void gpulat__tk_complete(struct gpulat_tracker *t, struct job *j, const struct g
 		gpulat__tk_emit(t, j);
 		return;
 	}
-	gpulat__tk_list_del(&t->open, j);
-	gpulat__tk_list_add_tail(&t->held, j);
+	gpulat__tk_list_del(t, &t->open, j);
+	gpulat__tk_list_add_tail(t, &t->held, j);
 	j->held = true;
 	if (gpulat__tk_ensure_cpu(t, ev->cpu) == 0) {
 		/* a later done on this cpu means the previous one's signal is not coming */

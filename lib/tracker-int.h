@@ -70,8 +70,9 @@ struct watch {
  * record holding a gpulat_job took 424 + malloc's 8 (bench/inflight-rss).
  */
 struct job {
-	struct gpulat__hnode	by_fence;
-	struct job		*prev, *next;	/* open list (first sight order), held list, free list */
+	/* links are job refs (1 + idx, 0 = none: job_at()), half a pointer's size */
+	uint32_t		fnext;		/* by_fence chain (struct ftab) */
+	uint32_t		prev, next;	/* open list (first sight order), held list, free list */
 	struct ring		*ring;
 	uint64_t		seq;
 	uint64_t		ts[GPULAT_ST__COUNT];
@@ -92,6 +93,7 @@ struct job {
 	bool			held : 1;	/* done, waiting for its signal */
 	bool			from_amd : 1;	/* created by an amdgpu event */
 	bool			kernel_job : 1;	/* queued with a client id: gpulat_kernel_job_name() */
+	bool			ffile_x : 1;	/* by_fence under jptr.ffile, not its file */
 	uint8_t			timing;		/* GPULAT_TIMING_* (bits 0-4) */
 	uint32_t		dc_slot;	/* 1 + its entry in t->dc once done, 0 before */
 };
@@ -104,6 +106,7 @@ struct jptr {
 	uint64_t		id;		/* GPULAT_NONE when unknown */
 	uint64_t		fence_ptr;	/* 0 when unknown */
 	uint32_t		ptr_gen;
+	int32_t			ffile;		/* the fence's file when not the job's (ffile_x) */
 };
 
 /* a job's dependencies; the array is kept for the slot's next job */
@@ -157,6 +160,18 @@ struct initslot {
 	bool		pair;
 };
 
+/*
+ * Open jobs by fence, FK(ctx) and U32(seqno) as gpulat__htab keys them, but
+ * the keys are read from the job (its ctx, seqno, file) and the chains and
+ * buckets hold job refs: 4 bytes a job and 4 a bucket instead of a 24-byte
+ * node and an 8-byte bucket (bench/inflight-rss). Equal keys: newest first.
+ */
+struct ftab {
+	uint32_t		*b;
+	size_t			nb;		/* power of two */
+	size_t			n;
+};
+
 struct joblist {
 	struct job	*head, *tail;
 	size_t		n;
@@ -194,13 +209,14 @@ struct gpulat_tracker {
 	struct gpulat__htab	ctxs;		/* fence context -> ring (6.17 orphans) */
 	size_t			nctx;
 
-	struct gpulat__htab	by_fence, by_ptr, by_id;
+	struct ftab		by_fence;
+	struct gpulat__htab	by_ptr, by_id;
 	struct gpulat__htab	fmax;		/* FK(ctx) -> struct fmax: skips by_fence misses */
 	bool			fmax_off;	/* an fmax failed to allocate: no skipping */
 	struct gpulat__htab	watches;	/* foreign dependency fences */
 	struct joblist		open;		/* no done yet */
 	struct joblist		held;		/* done, waiting for the signal */
-	/* job slab: chunks never move; emitted jobs go to free_jobs (by ->next) */
+	/* job slab: chunks never move; emitted jobs go to free_jobs (by ->next refs) */
 	struct jchunk		**chunks;
 	uint32_t		nchunks, capchunks;
 	struct job		*free_jobs;
@@ -264,6 +280,17 @@ static inline struct jchunk *job_chunk(const struct gpulat_tracker *t, const str
 	return t->chunks[j->idx >> JCHUNK_SHIFT];
 }
 
+/* the job of ref @r (struct job links), NULL for 0 */
+static inline struct job *job_at(const struct gpulat_tracker *t, uint32_t r)
+{
+	return r ? &t->chunks[(r - 1) >> JCHUNK_SHIFT]->jobs[(r - 1) & (JCHUNK - 1)] : NULL;
+}
+
+static inline uint32_t job_ref(const struct job *j)
+{
+	return j ? j->idx + 1 : 0;
+}
+
 /* the pointer-era keys of @j, NULL when it has none */
 static inline struct jptr *job_ptrx(const struct gpulat_tracker *t, const struct job *j)
 {
@@ -314,8 +341,15 @@ static inline bool sched_driver(const char *drv)
 }
 
 /* indexes of open jobs, rings, per-cpu state, lost windows, completed-job cache (track-index.c) */
-void gpulat__tk_list_add_tail(struct joblist *l, struct job *j);
-void gpulat__tk_list_del(struct joblist *l, struct job *j);
+void gpulat__tk_list_add_tail(struct gpulat_tracker *t, struct joblist *l, struct job *j);
+void gpulat__tk_list_del(struct gpulat_tracker *t, struct joblist *l, struct job *j);
+/* the job after @j on its list */
+static inline struct job *gpulat__tk_list_next(const struct gpulat_tracker *t, const struct job *j)
+{
+	return job_at(t, j->next);
+}
+int gpulat__tk_fence_init(struct gpulat_tracker *t);
+void gpulat__tk_fence_fini(struct gpulat_tracker *t);
 const char *gpulat__tk_tstr(struct gpulat_tracker *t, const char *s);
 struct ring *gpulat__tk_get_ring(struct gpulat_tracker *t, const char *dev, const char *name);
 void gpulat__tk_ctx_learn(struct gpulat_tracker *t, uint64_t ctx, struct ring *r);

@@ -113,7 +113,7 @@ static int on_hw(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	if (ret || seq == GPULAT_NONE)
 		return ret;
 	/* msm retired: the held job it completes may go, unless its signal is due */
-	for (j = t->held.head; j; j = j->next) {
+	for (j = t->held.head; j; j = gpulat__tk_list_next(t, j)) {
 		if (j->seq != seq)
 			continue;
 		if (!t->signal_expected || j->ts[GPULAT_ST_SIGNAL] != GPULAT_NONE)
@@ -172,7 +172,7 @@ struct gpulat_tracker *gpulat_tracker_new(const struct gpulat_tracker_ops *ops, 
 		goto fail;
 	t->empty_id = gpulat__strtab_id(t->empty);
 	if (gpulat__htab_init(&t->rings, 16) || gpulat__htab_init(&t->ctxs, 64) ||
-	    gpulat__htab_init(&t->by_fence, 1024) || gpulat__htab_init(&t->by_ptr, 1024) ||
+	    gpulat__tk_fence_init(t) || gpulat__htab_init(&t->by_ptr, 1024) ||
 	    gpulat__htab_init(&t->by_id, 1024) || gpulat__htab_init(&t->dc_seq, 1024) ||
 	    gpulat__htab_init(&t->watches, 64) || gpulat__htab_init(&t->fmax, 64) ||
 	    gpulat__htab_init(&t->dc_fence, 1024) || gpulat__htab_init(&t->dc_ptr, 1024))
@@ -204,13 +204,13 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 	while (t->open.head) {
 		struct job *j = t->open.head;
 
-		gpulat__tk_list_del(&t->open, j);
+		gpulat__tk_list_del(t, &t->open, j);
 		gpulat__tk_free_job(t, j);
 	}
 	while (t->held.head) {
 		struct job *j = t->held.head;
 
-		gpulat__tk_list_del(&t->held, j);
+		gpulat__tk_list_del(t, &t->held, j);
 		gpulat__tk_free_job(t, j);
 	}
 	gpulat__tk_jobs_free(t);
@@ -226,7 +226,7 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 	gpulat__htab_fini(&t->fmax);
 	gpulat__htab_fini(&t->rings);
 	gpulat__htab_fini(&t->ctxs);
-	gpulat__htab_fini(&t->by_fence);
+	gpulat__tk_fence_fini(t);
 	gpulat__htab_fini(&t->by_ptr);
 	gpulat__htab_fini(&t->by_id);
 	gpulat__htab_fini(&t->watches);
@@ -297,12 +297,12 @@ void gpulat__tracker_on_queued(struct gpulat_tracker *t,
 	t->queued_data = data;
 }
 
-static uint64_t list_horizon(const struct joblist *l, uint64_t h)
+static uint64_t list_horizon(const struct gpulat_tracker *t, const struct joblist *l, uint64_t h)
 {
 	const struct job *j;
 	int i;
 
-	for (j = l->head; j; j = j->next) {
+	for (j = l->head; j; j = gpulat__tk_list_next(t, j)) {
 		for (i = 0; i < GPULAT_ST__COUNT; i++)
 			if (j->ts[i] < h)
 				h = j->ts[i];
@@ -329,7 +329,7 @@ uint64_t gpulat__tracker_horizon(struct gpulat_tracker *t)
 		return 0;
 	if (t->hz_valid && t->c.jobs - t->hz_jobs < (t->open.n + t->held.n) / 2 + 64)
 		return t->hz;
-	t->hz = list_horizon(&t->held, list_horizon(&t->open, t->last_ts));
+	t->hz = list_horizon(t, &t->held, list_horizon(t, &t->open, t->last_ts));
 	t->hz_jobs = t->c.jobs;
 	t->hz_valid = true;
 	return t->hz;
