@@ -17,7 +17,7 @@ int gpulat__tk_on_amd(struct gpulat_tracker *t, const struct gpulat_event *ev)
 		j = gpulat__tk_find_fence(t, ev->ctx, ev->seqno, !fence32);
 	if (!j && (ev->flags & GPULAT_EVF_ID))
 		j = gpulat__tk_find_id(t, r, ev->id);
-	if (j && j->ts[GPULAT_ST_DONE] != GPULAT_NONE)
+	if (j && job_ts(t, j, GPULAT_ST_DONE) != GPULAT_NONE)
 		j = NULL;
 
 	if (t->era == GPULAT_ERA_AMDGPU) {
@@ -33,9 +33,9 @@ int gpulat__tk_on_amd(struct gpulat_tracker *t, const struct gpulat_event *ev)
 				gpulat__tk_set_id(t, j, ev->id);
 		}
 		if (ev->kind == GPULAT_EV_AMD_CS) {
-			if (j->ts[GPULAT_ST_QUEUE] == GPULAT_NONE)
+			if (j->ts_qr[GPULAT_ST_QUEUE] == GPULAT_NONE)
 				gpulat__tk_job_queue_fields(t, j, ev);
-		} else if (j->ts[GPULAT_ST_RUN] == GPULAT_NONE) {
+		} else if (j->ts_qr[GPULAT_ST_RUN] == GPULAT_NONE) {
 			t->seen_run = true;
 			gpulat__tk_stage(t, j, GPULAT_ST_RUN, ev);
 		}

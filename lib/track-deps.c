@@ -95,8 +95,9 @@ static bool signalled_by(struct gpulat_tracker *t, const struct job *j,
 	unsigned int i;
 
 	if (p && !dep->scheduled) {
-		uint64_t s = p->ts[GPULAT_ST_SIGNAL] != GPULAT_NONE ? p->ts[GPULAT_ST_SIGNAL] :
-								      p->ts[GPULAT_ST_DONE];
+		uint64_t s = job_ts(t, p, GPULAT_ST_SIGNAL) != GPULAT_NONE ?
+				     job_ts(t, p, GPULAT_ST_SIGNAL) :
+				     job_ts(t, p, GPULAT_ST_DONE);
 
 		return s != GPULAT_NONE && s <= ts;
 	}
@@ -179,7 +180,7 @@ int gpulat__tk_on_dep(struct gpulat_tracker *t, const struct gpulat_event *ev, b
 		dep.ring = p->ring ? shown_ring(t, p) : NULL;
 		/* a scheduled fence of a job that ran is signalled */
 		if (dep.scheduled)
-			dep.signal_ts = p->ts[GPULAT_ST_RUN];
+			dep.signal_ts = p->ts_qr[GPULAT_ST_RUN];
 	} else if (d) {
 		dep.job_seq = d->seq;
 		dep.dev = d->dev;

@@ -400,7 +400,7 @@ struct job *gpulat__tk_find_fence_signal(struct gpulat_tracker *t, uint64_t ctx,
 	for (j = ftab_find(t, k1, k2); j; j = ftab_next(t, j, k1, k2)) {
 		if (full && !j->fence32 && (j->ctx != ctx || j->seqno != seqno))
 			continue;
-		if (j->ts[GPULAT_ST_SIGNAL] != GPULAT_NONE)
+		if (job_ts(t, j, GPULAT_ST_SIGNAL) != GPULAT_NONE)
 			continue;
 		if (j->held)
 			return j;
@@ -543,11 +543,12 @@ struct dent *gpulat__tk_dc_find_ptr(struct gpulat_tracker *t, uint64_t ptr)
 /* the entry of done job @j, NULL when it has none or it was evicted (what dc_find_seq finds) */
 struct dent *gpulat__tk_dc_of(struct gpulat_tracker *t, const struct job *j)
 {
+	const struct jdone *jd = job_donex(t, j);
 	struct dent *d;
 
-	if (!j->dc_slot || !t->dc)
+	if (!jd || !jd->dc_slot || !t->dc)
 		return NULL;
-	d = &t->dc[j->dc_slot - 1];
+	d = &t->dc[jd->dc_slot - 1];
 	return d->used && d->seq == j->seq ? d : NULL;
 }
 
@@ -702,7 +703,8 @@ void gpulat__tk_dc_add(struct gpulat_tracker *t, struct job *j)
 			return;
 	}
 	d = &t->dc[t->dc_next];
-	j->dc_slot = (uint32_t)t->dc_next + 1;
+	if (j->dn)
+		job_donex(t, j)->dc_slot = (uint32_t)t->dc_next + 1;
 	t->dc_next = (t->dc_next + 1) % DCACHE_SIZE;
 	if (d->used && t->dc_indexed) {
 		gpulat__htab_remove(&t->dc_seq, &d->by_seq);
@@ -715,8 +717,8 @@ void gpulat__tk_dc_add(struct gpulat_tracker *t, struct job *j)
 	d->seq = j->seq;
 	d->dev = job_dev(t, j);
 	d->ring = shown_ring(t, j);
-	d->done_ts = j->ts[GPULAT_ST_DONE];
-	d->run_ts = j->ts[GPULAT_ST_RUN];
+	d->done_ts = job_ts(t, j, GPULAT_ST_DONE);
+	d->run_ts = j->ts_qr[GPULAT_ST_RUN];
 	d->ptr = job_fence_ptr(t, j);
 	d->ctx = d->seqno = GPULAT_NONE;
 	d->by_ptr.k1 = d->ptr;

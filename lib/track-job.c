@@ -96,6 +96,60 @@ struct jptr *gpulat__tk_ptrx(struct gpulat_tracker *t, struct job *j)
 	return &c->ptr[j->idx & (JCHUNK - 1)];
 }
 
+struct jdone *gpulat__tk_donex(struct gpulat_tracker *t, struct job *j)
+{
+	struct jdone *c, *d;
+	uint32_t i, base;
+
+	if (j->dn)
+		return job_donex(t, j);
+	if (!t->free_dn) {
+		if (t->ndchunks == t->capdchunks) {
+			uint32_t cap = t->capdchunks ? t->capdchunks * 2 : 16;
+			struct jdone **nc;
+
+			if (cap > (UINT32_MAX >> DCHUNK_SHIFT))
+				return NULL;
+			nc = realloc(t->dchunks, cap * sizeof(*nc));
+			if (!nc)
+				return NULL;
+			t->dchunks = nc;
+			t->capdchunks = cap;
+		}
+		c = malloc(DCHUNK * sizeof(*c));
+		if (!c)
+			return NULL;
+		base = t->ndchunks << DCHUNK_SHIFT;
+		t->dchunks[t->ndchunks++] = c;
+		/* onto the free list, to be taken front to back */
+		for (i = DCHUNK; i > 0; i--) {
+			c[i - 1].dc_slot = t->free_dn;
+			t->free_dn = base + i;
+		}
+	}
+	j->dn = t->free_dn;
+	d = job_donex(t, j);
+	t->free_dn = d->dc_slot;
+	d->ts[0] = d->ts[1] = GPULAT_NONE;
+	d->start_ts = GPULAT_NONE;
+	d->cpu[0] = d->cpu[1] = -1;
+	d->slot_cpu = -1;
+	d->dc_slot = 0;
+	return d;
+}
+
+/* @j's done part back to its slab */
+static void put_done(struct gpulat_tracker *t, struct job *j)
+{
+	struct jdone *d = job_donex(t, j);
+
+	if (!d)
+		return;
+	d->dc_slot = t->free_dn;
+	t->free_dn = j->dn;
+	j->dn = 0;
+}
+
 struct jdeps *gpulat__tk_depx(struct gpulat_tracker *t, struct job *j)
 {
 	struct jchunk *c = job_chunk(t, j);
@@ -127,6 +181,12 @@ void gpulat__tk_jobs_free(struct gpulat_tracker *t)
 	t->chunks = NULL;
 	t->nchunks = t->capchunks = 0;
 	t->free_jobs = NULL;
+	for (i = 0; i < t->ndchunks; i++)
+		free(t->dchunks[i]);
+	free(t->dchunks);
+	t->dchunks = NULL;
+	t->ndchunks = t->capdchunks = 0;
+	t->free_dn = 0;
 }
 
 struct job *gpulat__tk_new_job(struct gpulat_tracker *t, const struct gpulat_event *ev,
@@ -159,7 +219,6 @@ struct job *gpulat__tk_new_job(struct gpulat_tracker *t, const struct gpulat_eve
 	}
 	if (c->refs)
 		memset(c->refs[k], 0, sizeof(c->refs[k]));
-	j->slot_cpu = -1;
 	j->ring = r;
 	j->seq = t->next_seq++;
 	j->file = t->cur_file;
@@ -170,11 +229,10 @@ struct job *gpulat__tk_new_job(struct gpulat_tracker *t, const struct gpulat_eve
 	j->ctx = GPULAT_NONE;
 	j->seqno = GPULAT_NONE;
 	j->client_id = GPULAT_NONE;
-	for (i = 0; i < GPULAT_ST__COUNT; i++) {
-		j->ts[i] = GPULAT_NONE;
-		j->cpu[i] = -1;
+	for (i = 0; i < GPULAT_ST_DONE; i++) {
+		j->ts_qr[i] = GPULAT_NONE;
+		j->cpu_qr[i] = -1;
 	}
-	j->start_ts = GPULAT_NONE;
 	gpulat__tk_list_add_tail(t, &t->open, j);
 	t->c.open++;
 	if (t->c.open > t->c.open_peak)
@@ -195,6 +253,7 @@ static void build(const struct gpulat_tracker *t, const struct job *j, struct gp
 {
 	const struct jptr *p = job_ptrx(t, j);
 	const struct jchunk *c = job_chunk(t, j);
+	const struct jdone *d = job_donex(t, j);
 	int i;
 
 	memset(g, 0, sizeof(*g));
@@ -212,14 +271,20 @@ static void build(const struct gpulat_tracker *t, const struct job *j, struct gp
 	g->ctx = j->ctx;
 	g->seqno = j->seqno;
 	g->client_id = j->client_id;
-	for (i = 0; i < GPULAT_ST__COUNT; i++) {
-		g->ts[i] = j->ts[i];
-		g->cpu[i] = j->cpu[i];
-		g->ref[i] = c->refs ? c->refs[j->idx & (JCHUNK - 1)][i] : NULL;
+	for (i = 0; i < GPULAT_ST_DONE; i++) {
+		g->ts[i] = j->ts_qr[i];
+		g->cpu[i] = j->cpu_qr[i];
 	}
+	for (i = GPULAT_ST_DONE; i < GPULAT_ST__COUNT; i++) {
+		g->ts[i] = d ? d->ts[i - GPULAT_ST_DONE] : GPULAT_NONE;
+		g->cpu[i] = d ? d->cpu[i - GPULAT_ST_DONE] : -1;
+	}
+	if (c->refs)
+		for (i = 0; i < GPULAT_ST__COUNT; i++)
+			g->ref[i] = c->refs[j->idx & (JCHUNK - 1)][i];
 	g->job_count = j->job_count;
 	g->hw_job_count = j->hw_job_count;
-	g->start_ts = j->start_ts;
+	g->start_ts = d ? d->start_ts : GPULAT_NONE;
 	g->wait = g->hw_queue = g->exec = g->total = g->dep_wait = GPULAT_NONE;
 	g->n_deps = job_ndeps(t, j);
 	g->file = j->file;
@@ -233,8 +298,18 @@ void gpulat__tk_stage(struct gpulat_tracker *t, struct job *j, enum gpulat_stage
 {
 	struct jchunk *c = job_chunk(t, j);
 
-	j->ts[st] = ev->ts;
-	j->cpu[st] = ev->cpu;
+	if (st < GPULAT_ST_DONE) {
+		j->ts_qr[st] = ev->ts;
+		j->cpu_qr[st] = ev->cpu;
+	} else {
+		struct jdone *d = j->dn ? job_donex(t, j) : gpulat__tk_donex(t, j);
+
+		/* ENOMEM: the stage is not recorded (the job stays open, or incomplete) */
+		if (!d)
+			return;
+		d->ts[st - GPULAT_ST_DONE] = ev->ts;
+		d->cpu[st - GPULAT_ST_DONE] = ev->cpu;
+	}
 	/* host references (KernelShark entries) out of line: the CLI has none */
 	if (ev->ref && !c->refs)
 		c->refs = calloc(JCHUNK, sizeof(*c->refs));
@@ -390,10 +465,13 @@ void gpulat__tk_free_job(struct gpulat_tracker *t, struct job *j)
 {
 	int i;
 
+	int sc = job_slot_cpu(t, j);
+
 	gpulat__tk_unindex(t, j, true);
 	gpulat__tk_unwatch(t, j);
-	if (j->slot_cpu >= 0 && j->slot_cpu < t->ncpus && t->cpu_slot[j->slot_cpu] == j)
-		t->cpu_slot[j->slot_cpu] = NULL;
+	if (sc >= 0 && sc < t->ncpus && t->cpu_slot[sc] == j)
+		t->cpu_slot[sc] = NULL;
+	put_done(t, j);
 	for (i = 0; i < t->ncpus; i++)
 		if (t->run_slot[i] == j)
 			t->run_slot[i] = NULL;
@@ -468,7 +546,7 @@ void gpulat__tk_expire_held(struct gpulat_tracker *t, uint64_t now)
 		struct job *j = t->held.head;
 		uint64_t linger = gpulat__tk_hw_waits(t, j) ? t->hw_linger : t->linger;
 
-		if (j->ts[GPULAT_ST_DONE] + linger >= now)
+		if (job_ts(t, j, GPULAT_ST_DONE) + linger >= now)
 			break;
 		gpulat__tk_emit(t, j);
 	}
@@ -499,19 +577,20 @@ static void held_view(struct gpulat_job *g)
 /* the done stage: compute start_ts from the ring FIFO, then emit or hold */
 void gpulat__tk_complete(struct gpulat_tracker *t, struct job *j, const struct gpulat_event *ev)
 {
-	struct job *g = j;
 	uint64_t prev = j->ring ? j->ring->last_done : GPULAT_NONE;
+	struct jdone *d;
 	uint64_t base;
 
 	gpulat__tk_stage(t, j, GPULAT_ST_DONE, ev);
+	d = job_donex(t, j);
 	if (run_expected(t))
-		base = g->ts[GPULAT_ST_RUN];
+		base = j->ts_qr[GPULAT_ST_RUN];
 	else
-		base = g->ts[GPULAT_ST_QUEUE];
-	if (base != GPULAT_NONE)
-		g->start_ts = (prev != GPULAT_NONE && prev > base) ? prev : base;
-	if (g->start_ts != GPULAT_NONE && g->start_ts > ev->ts)
-		g->start_ts = ev->ts;
+		base = j->ts_qr[GPULAT_ST_QUEUE];
+	if (d && base != GPULAT_NONE)
+		d->start_ts = (prev != GPULAT_NONE && prev > base) ? prev : base;
+	if (d && d->start_ts != GPULAT_NONE && d->start_ts > ev->ts)
+		d->start_ts = ev->ts;
 	if (j->ring)
 		j->ring->last_done = ev->ts;
 
@@ -519,8 +598,9 @@ void gpulat__tk_complete(struct gpulat_tracker *t, struct job *j, const struct g
 	gpulat__tk_unindex(t, j, false);
 	gpulat__tk_dc_add(t, j);
 
-	if ((!t->signal_expected || t->linger == 0 || g->ts[GPULAT_ST_SIGNAL] != GPULAT_NONE) &&
-	    !gpulat__tk_hw_waits(t, j)) {
+	/* !d: no room for its done (ENOMEM), out as it stands */
+	if (!d || ((!t->signal_expected || t->linger == 0 || d->ts[1] != GPULAT_NONE) &&
+		   !gpulat__tk_hw_waits(t, j))) {
 		gpulat__tk_emit(t, j);
 		return;
 	}
@@ -532,9 +612,10 @@ void gpulat__tk_complete(struct gpulat_tracker *t, struct job *j, const struct g
 		struct job *old = t->cpu_slot[ev->cpu];
 
 		t->cpu_slot[ev->cpu] = j;
-		j->slot_cpu = ev->cpu;
+		d->slot_cpu = ev->cpu;
 		if (old && old != j) {
-			old->slot_cpu = -1;
+			if (old->dn)
+				job_donex(t, old)->slot_cpu = -1;
 			if (!old->in_fence)
 				gpulat__tk_emit(t, old);
 		}

@@ -68,7 +68,7 @@ struct job *gpulat__tk_ptr_queue(struct gpulat_tracker *t, const struct gpulat_e
 	 */
 	if ((ev->flags & GPULAT_EVF_ID) && t->any_amd) {
 		j = gpulat__tk_find_id(t, r, ev->id);
-		if (j && (!j->from_amd || j->ts[GPULAT_ST_QUEUE] != GPULAT_NONE))
+		if (j && (!j->from_amd || j->ts_qr[GPULAT_ST_QUEUE] != GPULAT_NONE))
 			j = NULL;
 	}
 	if (!j)
@@ -101,11 +101,11 @@ struct job *gpulat__tk_ptr_run(struct gpulat_tracker *t, const struct gpulat_eve
 
 	if (ev->flags & GPULAT_EVF_ID)
 		j = gpulat__tk_find_id(t, r, ev->id);
-	if (j && j->ts[GPULAT_ST_RUN] != GPULAT_NONE)
+	if (j && j->ts_qr[GPULAT_ST_RUN] != GPULAT_NONE)
 		j = NULL;
 	if (!j) {
 		j = gpulat__tk_find_ptr(t, ev->fence_ptr);
-		if (j && j->ts[GPULAT_ST_RUN] != GPULAT_NONE)
+		if (j && j->ts_qr[GPULAT_ST_RUN] != GPULAT_NONE)
 			j = NULL;
 	}
 	if (!j) {
@@ -203,7 +203,7 @@ void gpulat__tk_ptr_signal(struct gpulat_tracker *t, const struct gpulat_event *
 	 */
 	j = t->run_slot[ev->cpu];
 	t->run_slot[ev->cpu] = NULL;
-	if (j && !j->in_fence && j->ts[GPULAT_ST_DONE] == GPULAT_NONE &&
+	if (j && !j->in_fence && job_ts(t, j, GPULAT_ST_DONE) == GPULAT_NONE &&
 	    (!ev->timeline || !j->ring || !strncmp(j->ring->name, "0x", 2) ||
 	     !strcmp(j->ring->name, ev->timeline))) {
 		gpulat__tk_set_fence(t, j, U32(ev->ctx + 1), ev->seqno, true);
@@ -212,7 +212,7 @@ void gpulat__tk_ptr_signal(struct gpulat_tracker *t, const struct gpulat_event *
 	}
 	/* <= 6.16: the finished fence signal follows the done on the same cpu */
 	j = t->cpu_slot[ev->cpu];
-	if (j && !j->in_fence && j->ts[GPULAT_ST_SIGNAL] == GPULAT_NONE &&
+	if (j && !j->in_fence && job_ts(t, j, GPULAT_ST_SIGNAL) == GPULAT_NONE &&
 	    (!ev->timeline || !j->ring || j->ring->name == t->unknown ||
 	     !strncmp(j->ring->name, "0x", 2) || !strcmp(j->ring->name, ev->timeline)))
 		gpulat__tk_attach_signal(t, j, ev);

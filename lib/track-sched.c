@@ -19,7 +19,7 @@ int gpulat__tk_on_queue(struct gpulat_tracker *t, const struct gpulat_event *ev)
 			return -ENOMEM;
 	} else if (ev->flags & GPULAT_EVF_FENCE) {
 		j = gpulat__tk_find_fence(t, ev->ctx, ev->seqno, true);
-		if (j && j->ts[GPULAT_ST_QUEUE] != GPULAT_NONE && !j->from_amd)
+		if (j && j->ts_qr[GPULAT_ST_QUEUE] != GPULAT_NONE && !j->from_amd)
 			j = NULL; /* a second queue of one fence: a new job */
 		if (!j)
 			j = gpulat__tk_new_job(t, ev, r);
@@ -62,7 +62,7 @@ int gpulat__tk_on_run(struct gpulat_tracker *t, const struct gpulat_event *ev)
 			return -ENOMEM;
 	} else if (ev->flags & GPULAT_EVF_FENCE) {
 		j = gpulat__tk_find_fence(t, ev->ctx, ev->seqno, true);
-		if (j && j->ts[GPULAT_ST_DONE] != GPULAT_NONE)
+		if (j && job_ts(t, j, GPULAT_ST_DONE) != GPULAT_NONE)
 			j = NULL;
 		if (!j) {
 			t->c.orphan_run++;
@@ -80,7 +80,7 @@ int gpulat__tk_on_run(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	gpulat__tk_set_ring(t, j, r);
 	if (!j->in_fence && gpulat__tk_ensure_cpu(t, ev->cpu) == 0)
 		t->run_slot[ev->cpu] = j;
-	if (j->ts[GPULAT_ST_RUN] == GPULAT_NONE) {
+	if (j->ts_qr[GPULAT_ST_RUN] == GPULAT_NONE) {
 		gpulat__tk_stage(t, j, GPULAT_ST_RUN, ev);
 		if (ev->flags & GPULAT_EVF_COUNTS)
 			j->hw_job_count = ev->hw_job_count;
@@ -116,7 +116,7 @@ int gpulat__tk_on_done(struct gpulat_tracker *t, const struct gpulat_event *ev)
 			return -ENOMEM;
 	} else if (ev->flags & GPULAT_EVF_FENCE) {
 		j = gpulat__tk_find_fence(t, ev->ctx, ev->seqno, true);
-		if (j && j->ts[GPULAT_ST_DONE] != GPULAT_NONE)
+		if (j && job_ts(t, j, GPULAT_ST_DONE) != GPULAT_NONE)
 			j = NULL;
 		if (!j) {
 			j = gpulat__tk_new_job(t, ev, gpulat__tk_ctx_ring(t, ev->ctx));
@@ -136,7 +136,7 @@ void gpulat__tk_attach_signal(struct gpulat_tracker *t, struct job *j,
 {
 	struct dent *d;
 
-	if (j->ts[GPULAT_ST_SIGNAL] == GPULAT_NONE)
+	if (job_ts(t, j, GPULAT_ST_SIGNAL) == GPULAT_NONE)
 		gpulat__tk_stage(t, j, GPULAT_ST_SIGNAL, ev);
 	if (!j->in_fence) {
 		gpulat__tk_set_fence(t, j, ev->ctx, ev->seqno,
@@ -149,9 +149,13 @@ void gpulat__tk_attach_signal(struct gpulat_tracker *t, struct job *j,
 		gpulat__tk_set_ring(t, j, gpulat__tk_get_ring(t, t->empty, ev->timeline));
 	else if (sched_driver(ev->driver))
 		gpulat__tk_learn_alias(t, j, ev->timeline);
-	if (j->slot_cpu >= 0 && j->slot_cpu < t->ncpus && t->cpu_slot[j->slot_cpu] == j)
-		t->cpu_slot[j->slot_cpu] = NULL;
-	j->slot_cpu = -1;
+	if (j->dn) {
+		struct jdone *jd = job_donex(t, j);
+
+		if (jd->slot_cpu >= 0 && jd->slot_cpu < t->ncpus && t->cpu_slot[jd->slot_cpu] == j)
+			t->cpu_slot[jd->slot_cpu] = NULL;
+		jd->slot_cpu = -1;
+	}
 	if (j->held && !gpulat__tk_hw_waits(t, j))
 		gpulat__tk_emit(t, j);
 }
@@ -167,7 +171,7 @@ int gpulat__tk_on_signal(struct gpulat_tracker *t, const struct gpulat_event *ev
 		return 0;
 	j = gpulat__tk_find_fence_signal(t, ev->ctx, ev->seqno, full);
 	if (j) {
-		if (t->era == GPULAT_ERA_AMDGPU && j->ts[GPULAT_ST_DONE] == GPULAT_NONE) {
+		if (t->era == GPULAT_ERA_AMDGPU && job_ts(t, j, GPULAT_ST_DONE) == GPULAT_NONE) {
 			/*
 			 * amdgpu-only traces: the finished fence signal is the
 			 * done, every stage is a driver event (front ends that

@@ -66,28 +66,15 @@ struct watch {
  * gpulat__tk_build()). Strings are gpulat__strtab_id()s; what only some
  * jobs have lives out of line in arrays parallel to the job slab, allocated
  * for a slab chunk when one of its jobs first needs them (struct jchunk):
- * pointer-era keys, dependencies, host references. 176 bytes where the
- * record holding a gpulat_job took 424 + malloc's 8 (bench/inflight-rss).
+ * pointer-era keys, dependencies, host references; from the done on, the
+ * done and signal times in a struct jdone. 112 bytes (bench/inflight-rss:
+ * the record holding a gpulat_job took 424 + malloc's 8, then 176 with
+ * by_fence's 24-byte node and list pointers, the done-stage fields inline).
  */
 struct job {
 	/* links are job refs (1 + idx, 0 = none: job_at()), half a pointer's size */
 	uint32_t		fnext;		/* by_fence chain (struct ftab) */
 	uint32_t		prev, next;	/* open list (first sight order), held list, free list */
-	struct ring		*ring;
-	uint64_t		seq;
-	uint64_t		ts[GPULAT_ST__COUNT];
-	uint64_t		ctx, seqno;	/* finished fence, GPULAT_NONE if unknown */
-	uint64_t		client_id;
-	uint64_t		start_ts;
-	int32_t			cpu[GPULAT_ST__COUNT];
-	int32_t			pid;
-	int32_t			file;
-	int32_t			slot_cpu;	/* per-cpu "last done" slot it occupies, -1 */
-	uint32_t		idx;		/* slab slot: t->chunks[idx >> JCHUNK_SHIFT] */
-	uint32_t		comm;		/* string ids */
-	uint32_t		dev;		/* the device while it has no ring */
-	uint32_t		job_count;
-	int32_t			hw_job_count;
 	bool			in_fence : 1, in_ptr : 1, in_id : 1;
 	bool			fence32 : 1;	/* ctx/seqno known only on 32 bits */
 	bool			held : 1;	/* done, waiting for its signal */
@@ -95,7 +82,34 @@ struct job {
 	bool			kernel_job : 1;	/* queued with a client id: gpulat_kernel_job_name() */
 	bool			ffile_x : 1;	/* by_fence under jptr.ffile, not its file */
 	uint8_t			timing;		/* GPULAT_TIMING_* (bits 0-4) */
-	uint32_t		dc_slot;	/* 1 + its entry in t->dc once done, 0 before */
+	struct ring		*ring;
+	uint64_t		seq;
+	uint64_t		ts_qr[2];	/* queue, run (job_ts()) */
+	uint64_t		ctx, seqno;	/* finished fence, GPULAT_NONE if unknown */
+	uint64_t		client_id;
+	int32_t			cpu_qr[2];
+	int32_t			pid;
+	int32_t			file;
+	uint32_t		idx;		/* slab slot: t->chunks[idx >> JCHUNK_SHIFT] */
+	uint32_t		comm;		/* string ids */
+	uint32_t		dev;		/* the device while it has no ring */
+	uint32_t		job_count;
+	int32_t			hw_job_count;
+	uint32_t		dn;		/* its struct jdone: 1 + slot, 0 = none yet */
+};
+
+/*
+ * What a job has from its done (or an early signal) on, out of line: a deep
+ * backlog is open jobs that never ran, and those are most of the jobs in
+ * flight; the done ones wait at most the linger time. A slab of its own,
+ * slot recycled at the job's emission (no malloc a job).
+ */
+struct jdone {
+	uint64_t		ts[2];		/* done, signal */
+	uint64_t		start_ts;
+	int32_t			cpu[2];
+	int32_t			slot_cpu;	/* per-cpu "last done" slot it occupies, -1 */
+	uint32_t		dc_slot;	/* 1 + its entry in t->dc, 0 none; free: next free */
 };
 
 /* a job's keys of the pointer eras (<= 6.16); 6.17+ jobs have none */
@@ -118,6 +132,8 @@ struct jdeps {
 
 #define JCHUNK_SHIFT		8
 #define JCHUNK			(1u << JCHUNK_SHIFT)	/* jobs per slab chunk */
+#define DCHUNK_SHIFT		8
+#define DCHUNK			(1u << DCHUNK_SHIFT)	/* struct jdone per chunk */
 
 struct jchunk {
 	struct job		jobs[JCHUNK];
@@ -220,6 +236,10 @@ struct gpulat_tracker {
 	struct jchunk		**chunks;
 	uint32_t		nchunks, capchunks;
 	struct job		*free_jobs;
+	/* struct jdone slab (job_donex()): chunks never move; free ones by dc_slot */
+	struct jdone		**dchunks;
+	uint32_t		ndchunks, capdchunks;
+	uint32_t		free_dn;
 	uint32_t		empty_id;	/* gpulat__strtab_id(empty) */
 
 	struct dent		*dc;		/* DCACHE_SIZE ring of completed jobs */
@@ -289,6 +309,44 @@ static inline struct job *job_at(const struct gpulat_tracker *t, uint32_t r)
 static inline uint32_t job_ref(const struct job *j)
 {
 	return j ? j->idx + 1 : 0;
+}
+
+/* the done part of @j, NULL before its done or signal */
+static inline struct jdone *job_donex(const struct gpulat_tracker *t, const struct job *j)
+{
+	uint32_t d = j->dn - 1;
+
+	return j->dn ? &t->dchunks[d >> DCHUNK_SHIFT][d & (DCHUNK - 1)] : NULL;
+}
+
+/* the time of stage @st of @j, GPULAT_NONE when not seen */
+static inline uint64_t job_ts(const struct gpulat_tracker *t, const struct job *j,
+			      enum gpulat_stage st)
+{
+	const struct jdone *d;
+
+	if (st < GPULAT_ST_DONE)
+		return j->ts_qr[st];
+	d = job_donex(t, j);
+	return d ? d->ts[st - GPULAT_ST_DONE] : GPULAT_NONE;
+}
+
+static inline int job_cpu(const struct gpulat_tracker *t, const struct job *j, enum gpulat_stage st)
+{
+	const struct jdone *d;
+
+	if (st < GPULAT_ST_DONE)
+		return j->cpu_qr[st];
+	d = job_donex(t, j);
+	return d ? d->cpu[st - GPULAT_ST_DONE] : -1;
+}
+
+/* the per-cpu "last done" slot @j occupies, -1 */
+static inline int job_slot_cpu(const struct gpulat_tracker *t, const struct job *j)
+{
+	const struct jdone *d = job_donex(t, j);
+
+	return d ? d->slot_cpu : -1;
 }
 
 /* the pointer-era keys of @j, NULL when it has none */
@@ -401,6 +459,8 @@ const struct gpulat_job *gpulat__tk_last(struct gpulat_tracker *t);
 /* the out-of-line parts of @j, allocated for its chunk if needed; NULL: ENOMEM */
 struct jptr *gpulat__tk_ptrx(struct gpulat_tracker *t, struct job *j);
 struct jdeps *gpulat__tk_depx(struct gpulat_tracker *t, struct job *j);
+/* the done part of @j, taken from the slab if needed; NULL: ENOMEM */
+struct jdone *gpulat__tk_donex(struct gpulat_tracker *t, struct job *j);
 void gpulat__tk_jobs_free(struct gpulat_tracker *t);
 void gpulat__tk_emit(struct gpulat_tracker *t, struct job *j);
 void gpulat__tk_evict_if_needed(struct gpulat_tracker *t);

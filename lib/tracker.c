@@ -116,7 +116,7 @@ static int on_hw(struct gpulat_tracker *t, const struct gpulat_event *ev)
 	for (j = t->held.head; j; j = gpulat__tk_list_next(t, j)) {
 		if (j->seq != seq)
 			continue;
-		if (!t->signal_expected || j->ts[GPULAT_ST_SIGNAL] != GPULAT_NONE)
+		if (!t->signal_expected || job_ts(t, j, GPULAT_ST_SIGNAL) != GPULAT_NONE)
 			gpulat__tk_emit(t, j);
 		break;
 	}
@@ -303,11 +303,18 @@ static uint64_t list_horizon(const struct gpulat_tracker *t, const struct joblis
 	int i;
 
 	for (j = l->head; j; j = gpulat__tk_list_next(t, j)) {
-		for (i = 0; i < GPULAT_ST__COUNT; i++)
-			if (j->ts[i] < h)
-				h = j->ts[i];
-		if (j->start_ts < h)
-			h = j->start_ts;
+		const struct jdone *d = job_donex(t, j);
+
+		for (i = 0; i < GPULAT_ST_DONE; i++)
+			if (j->ts_qr[i] < h)
+				h = j->ts_qr[i];
+		if (!d)
+			continue;
+		for (i = 0; i < 2; i++)
+			if (d->ts[i] < h)
+				h = d->ts[i];
+		if (d->start_ts < h)
+			h = d->start_ts;
 	}
 	return h;
 }
