@@ -124,6 +124,7 @@ struct gpulat_frames_listener *gpulat_frames_listen(struct gpulat_session *s, un
 			 GPULAT_LISTEN_KIND(GPULAT_EV_VBLANK_QUEUED) |
 			 GPULAT_LISTEN_KIND(GPULAT_EV_VBLANK_DELIVERED) |
 			 GPULAT_LISTEN_KIND(GPULAT_EV_QUEUE) | GPULAT_LISTEN_KIND(GPULAT_EV_AMD_CS),
+		.flags = GPULAT_LISTEN_NO_RECORD, /* on_event() reads the event only */
 	};
 	struct gpulat_frames_listener *l = calloc(1, sizeof(*l));
 	int ret;

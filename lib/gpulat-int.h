@@ -349,4 +349,8 @@ struct gpulat_diag;
 int gpulat__diag_worst(struct gpulat_diag *d, const struct gpulat_job *job);
 int gpulat__diag_gap(struct gpulat_diag *d, const struct gpulat__gap *g);
 
+/* false: the reader's hook never reads a record's data (-j N copies none, read-par.c) */
+struct gpulat_reader;
+void gpulat__reader_set_records(struct gpulat_reader *r, bool records);
+
 #endif /* _GPULAT_INT_H */

@@ -88,6 +88,7 @@ struct gpulat_reader {
 	uint64_t		reopen_bytes;	/* 0: never */
 	unsigned int		threads;	/* -j N for one report: <= 1 one thread */
 	unsigned int		threads_used;	/* by the run (read-par.c), 1: one */
+	bool no_records; /* the hook never reads a record's data (read-par.c: no copy) */
 	bool			reopen_forced;	/* set from the environment: no cost check */
 	/* during run */
 	struct gpulat_tracker	*t;

@@ -133,6 +133,7 @@ struct pstream {
 	int		cpu;
 	int		idx;		/* merge order: file, then CPU */
 	size_t		cap;
+	bool nodata; /* decoded records without their data (gpulat__reader_set_records) */
 	/* under par.lock */
 	struct pbatch	*qhead, *qtail;
 	int		nq;
@@ -242,7 +243,6 @@ static void fill(struct pstream *s, struct pbatch *b, const struct pfill *fl)
 				goto next;
 			e->flags = d > 0 ? PENT_EV : 0;
 			payload = d > 0 ? (unsigned char *)(ev + 1) : (unsigned char *)ev;
-			need = (size_t)(payload - (unsigned char *)e) + PAD8(bytes);
 			e->key = key;
 			e->ts = rec->ts;
 			e->offset = rec->offset;
@@ -250,8 +250,15 @@ static void fill(struct pstream *s, struct pbatch *b, const struct pfill *fl)
 			e->missed = rec->missed_events;
 			e->record_size = rec->record_size;
 			e->size = rec->size;
+			/*
+			 * the record itself too: listeners are given it
+			 * (gpulat_listener.event), unless none reads it; an
+			 * event not decoded here is decoded from it at the merge
+			 */
+			if (d > 0 && s->nodata)
+				bytes = 0;
+			need = (size_t)(payload - (unsigned char *)e) + PAD8(bytes);
 			e->len = (uint32_t)bytes;
-			/* the record itself too: listeners are given it (gpulat_listener.event) */
 			if (bytes)
 				memcpy(payload, rec->data, bytes);
 			b->len += need;
@@ -445,6 +452,7 @@ static int emit(struct gpulat_reader *r, struct pstream *s)
 	struct pbatch *b = s->cur;
 	struct pent *e = (struct pent *)((unsigned char *)b->buf + b->pos);
 	struct gpulat_event *ev = (e->flags & PENT_EV) ? (struct gpulat_event *)(e + 1) : NULL;
+	unsigned char *payload = ev ? (unsigned char *)(ev + 1) : (unsigned char *)(e + 1);
 	struct tep_record rec;
 	int tcpu, ret;
 
@@ -455,7 +463,10 @@ static int emit(struct gpulat_reader *r, struct pstream *s)
 	rec.record_size = e->record_size;
 	rec.size = e->size;
 	rec.cpu = s->cpu;
-	rec.data = ev ? (void *)(ev + 1) : (void *)(e + 1);
+	/* a decoded event whose record nobody reads came without it (fill()) */
+	rec.data = ev && !e->len ? NULL : payload;
+	if (!rec.data)
+		rec.size = 0;
 	rec.ref_count = 1;
 	tcpu = s->f->cpu_base + s->cpu;
 	if (rec.missed_events)
@@ -466,7 +477,7 @@ static int emit(struct gpulat_reader *r, struct pstream *s)
 		ret = -ENOMEM;
 	else
 		ret = gpulat__reader_decoded(r, s->f, &rec, ev, tcpu);
-	b->pos = (size_t)((unsigned char *)rec.data - (unsigned char *)b->buf) + PAD8(e->len);
+	b->pos = (size_t)(payload - (unsigned char *)b->buf) + PAD8(e->len);
 	set_head(s);
 	return ret;
 }
@@ -628,6 +639,7 @@ static int par_init(struct gpulat_reader *r, struct par *p, int nw)
 			s->f = f;
 			s->cpu = cpu;
 			s->idx = p->ns;
+			s->nodata = r->no_records;
 			/* any one record (a page at most) fits in a batch */
 			s->cap = cap;
 			if (s->cap < ENTRY_MAX((size_t)f->page_size))

@@ -562,6 +562,15 @@ void gpulat_reader_set_threads(struct gpulat_reader *r, unsigned int n)
 	r->threads = n;
 }
 
+/*
+ * whether the hook reads the records' data (default: yes); without, -j N
+ * hands it the decoded events with records that have no data (read-par.c)
+ */
+void gpulat__reader_set_records(struct gpulat_reader *r, bool records)
+{
+	r->no_records = !records;
+}
+
 /**
  * gpulat_reader_threads - threads the run decoded with
  * @r: reader

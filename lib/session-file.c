@@ -105,6 +105,8 @@ static int open_files(struct gpulat_session *s)
 	s->close_input = close_reader;
 	gpulat_reader_set_warn(s->reader, reader_warn, s);
 	gpulat_reader_set_threads(s->reader, s->o.threads);
+	/* the diagnosis reads context records' fields (diag-ctx.c) */
+	gpulat__reader_set_records(s->reader, s->ls_records || s->diag);
 	for (i = 0; i < s->nfiles; i++) {
 		struct sfile *f = &s->files[i];
 

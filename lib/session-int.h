@@ -46,6 +46,7 @@ struct gpulat_session {
 	size_t			nls;
 	/* the kinds some listener's event() wants (GPULAT_LISTEN_KIND bits; 0 kinds = all) */
 	uint64_t		ls_kinds;
+	bool ls_records; /* some listener's event() reads records (no GPULAT_LISTEN_NO_RECORD) */
 	/* incomplete / lost / orphan jobs kept for the report (first top_n) */
 	struct gpulat_worst	*kept;
 	size_t			nkept;

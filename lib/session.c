@@ -432,6 +432,8 @@ int gpulat_session_add_listener(struct gpulat_session *s, const struct gpulat_li
 	v[s->nls].data = data;
 	if (v[s->nls].l.event)
 		s->ls_kinds |= v[s->nls].l.kinds ? v[s->nls].l.kinds : ~0ULL;
+	if (v[s->nls].l.event && !(v[s->nls].l.flags & GPULAT_LISTEN_NO_RECORD))
+		s->ls_records = true;
 	s->nls++;
 	return 0;
 }

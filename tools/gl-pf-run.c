@@ -114,6 +114,7 @@ int gl_pf_attach(struct gl_run *r, const struct gpulat_session_opts *so)
 		.event	= pf_on_event,
 		.job	= pf_on_job,
 		.stall	= pf_on_stall,
+		.flags	= GPULAT_LISTEN_NO_RECORD,	/* pf_on_event() reads the event only */
 	};
 
 	r->pf_filter = gpulat_filter_new(so);

@@ -158,6 +158,9 @@ void gpulat_session_opts_init_sz(struct gpulat_session_opts *o, size_t sz);
  * @kinds: the event kinds @event is called for, a mask of 1ULL << kind
  *	(GPULAT_LISTEN_KIND()); 0 = every kind. A listener that wants a few
  *	kinds saves a call per event (the frames listener: 5 of 52 kinds)
+ * @flags: GPULAT_LISTEN_NO_RECORD: @event never reads @rec's data (@rec may
+ *	then be NULL, or have no data); when no listener reads records (and no
+ *	diagnosis runs), -j N does not copy them between threads
  *
  * Every callback may be NULL. A negative return stops the input: the
  * run/push/finish call returns it.
@@ -170,9 +173,11 @@ struct gpulat_listener {
 	int	(*stall)(const struct gpulat_stall *st, void *data);
 	int	(*finish)(struct gpulat_session *s, void *data);
 	uint64_t kinds;
+	uint64_t flags;
 };
 
 #define GPULAT_LISTEN_KIND(k)	(1ULL << (k))
+#define GPULAT_LISTEN_NO_RECORD	(1ULL << 0)
 
 /* ------------------------------------------------------------------------ */
 /* Life cycle                                                                 */

@@ -24,6 +24,7 @@
 #include <event-parse.h>
 
 #include "gpulat.h"
+#include "gpulat-int.h"
 #include "gpulat-read.h"
 
 static const char *samples;
@@ -33,6 +34,8 @@ struct seen {
 	uint64_t hash;
 	struct gpulat_reader *r;
 	uint64_t foreign;	/* strings not the binding's own */
+	bool nodata;		/* gpulat__reader_set_records(false): no data hashed */
+	uint64_t withdata;	/* ... and the records that came with it anyway */
 };
 
 static uint64_t mix(uint64_t h, const void *p, size_t len)
@@ -92,11 +95,13 @@ static int hook(const struct gpulat_event *ev, struct tep_record *rec, int file,
 	v[2] = (uint64_t)ev->cpu;
 	v[3] = (uint64_t)file;
 	v[4] = rec->offset;
-	v[5] = (uint64_t)rec->size;
+	v[5] = s->nodata ? 0 : (uint64_t)rec->size;
 	s->n++;
 	s->hash = mix(s->hash, v, sizeof(v));
 	s->hash = mix(s->hash, &rec->missed_events, sizeof(rec->missed_events));
-	if (rec->size > 0)
+	if (s->nodata)
+		s->withdata += rec->data != NULL;
+	else if (rec->size > 0)
 		s->hash = mix(s->hash, rec->data, (size_t)rec->size);
 	event_hash(s, file, ev);
 	return 0;
@@ -109,7 +114,8 @@ struct result {
 	unsigned int threads;
 };
 
-static void read_one(const char *path, unsigned int threads, bool context, struct result *out)
+static void read_one(const char *path, unsigned int threads, bool context, bool nodata,
+		     struct result *out)
 {
 	const char *paths[1] = { path };
 	struct gpulat_reader *r;
@@ -124,7 +130,9 @@ static void read_one(const char *path, unsigned int threads, bool context, struc
 	for (i = 0; context && i < gpulat_reader_nfiles(r); i++)
 		gpulat_binding_set_context(gpulat_reader_binding(r, i), true);
 	gpulat_reader_set_threads(r, threads);
+	gpulat__reader_set_records(r, !nodata);
 	out->seen.r = r;
+	out->seen.nodata = nodata;
 	assert_int_equal(gpulat_reader_run(r, NULL, hook, &out->seen, err, sizeof(err)), 0);
 	gpulat_reader_counts(r, &out->c);
 	gpulat_reader_span(r, &out->first, &out->last);
@@ -154,11 +162,19 @@ static void same_all(void **state)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", samples, de->d_name);
 		files++;
-		for (ctx = 0; ctx < 2; ctx++) {
-			read_one(path, 1, ctx, &one);
+		/*
+		 * ctx 0, 1: without and with context events; 2: with them and
+		 * no record data (no listener reads it): the threads copy none
+		 */
+		for (ctx = 0; ctx < 3; ctx++) {
+			read_one(path, 1, ctx, ctx == 2, &one);
 			assert_int_equal(one.threads, 1);
 			for (k = 0; k < sizeof(threads) / sizeof(threads[0]); k++) {
-				read_one(path, threads[k], ctx, &par);
+				read_one(path, threads[k], ctx, ctx == 2, &par);
+				if (par.threads > 1 && par.seen.withdata)
+					fail_msg("%s, %u threads: %llu records copied, none read",
+						 path, threads[k],
+						 (unsigned long long)par.seen.withdata);
 				if (par.seen.n != one.seen.n || par.seen.hash != one.seen.hash)
 					fail_msg("%s, %u threads, context %d: %llu events "
 						 "(one thread: %llu) or not the same",
