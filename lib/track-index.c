@@ -255,7 +255,7 @@ static void fence_indexed(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno
 /* by_fence's keys of @j: those gpulat__tk_set_fence() inserted it with */
 static inline uint64_t fence_k1(const struct gpulat_tracker *t, const struct job *j)
 {
-	int file = j->ffile_x ? job_ptrx(t, j)->ffile : j->file;
+	int file = j->ffile_x ? job_rarex(t, j)->ffile : j->file;
 
 	return U32(j->ctx) | ((uint64_t)file << 32);
 }
@@ -422,7 +422,7 @@ void gpulat__tk_set_fence(struct gpulat_tracker *t, struct job *j, uint64_t ctx,
 	j->ffile_x = false;
 	if (t->cur_file != j->file) {
 		/* a fence learnt from another file's event: its key is that file's */
-		struct jptr *p = gpulat__tk_ptrx(t, j);
+		struct jrare *p = gpulat__tk_rarex(t, j);
 
 		if (!p)
 			return;

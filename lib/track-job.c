@@ -150,6 +150,18 @@ static void put_done(struct gpulat_tracker *t, struct job *j)
 	j->dn = 0;
 }
 
+struct jrare *gpulat__tk_rarex(struct gpulat_tracker *t, struct job *j)
+{
+	struct jchunk *c = job_chunk(t, j);
+
+	if (!c->rare) {
+		c->rare = calloc(JCHUNK, sizeof(*c->rare));
+		if (!c->rare)
+			return NULL;
+	}
+	return &c->rare[j->idx & (JCHUNK - 1)];
+}
+
 struct jdeps *gpulat__tk_depx(struct gpulat_tracker *t, struct job *j)
 {
 	struct jchunk *c = job_chunk(t, j);
@@ -174,6 +186,7 @@ void gpulat__tk_jobs_free(struct gpulat_tracker *t)
 				free(c->deps[k].deps);
 		free(c->deps);
 		free(c->ptr);
+		free(c->rare);
 		free(c->refs);
 		free(c);
 	}
@@ -219,11 +232,18 @@ struct job *gpulat__tk_new_job(struct gpulat_tracker *t, const struct gpulat_eve
 	}
 	if (c->refs)
 		memset(c->refs[k], 0, sizeof(c->refs[k]));
+	if (c->rare)
+		memset(&c->rare[k], 0, sizeof(c->rare[k]));
 	j->ring = r;
 	j->seq = t->next_seq++;
 	j->file = t->cur_file;
-	if (!r)
-		j->dev = gpulat__strtab_id(gpulat__tk_tstr(t, ev->dev));
+	if (!r) {
+		/* out of line (rare: a done or signal of no known ring); ENOMEM: "" */
+		struct jrare *p = gpulat__tk_rarex(t, j);
+
+		if (p)
+			p->dev = gpulat__strtab_id(gpulat__tk_tstr(t, ev->dev));
+	}
 	j->comm = t->empty_id;
 	j->pid = -1;
 	j->ctx = GPULAT_NONE;
@@ -273,7 +293,7 @@ static void build(const struct gpulat_tracker *t, const struct job *j, struct gp
 	g->client_id = j->client_id;
 	for (i = 0; i < GPULAT_ST_DONE; i++) {
 		g->ts[i] = j->ts_qr[i];
-		g->cpu[i] = j->cpu_qr[i];
+		g->cpu[i] = job_cpu(t, j, i);
 	}
 	for (i = GPULAT_ST_DONE; i < GPULAT_ST__COUNT; i++) {
 		g->ts[i] = d ? d->ts[i - GPULAT_ST_DONE] : GPULAT_NONE;
@@ -300,7 +320,21 @@ void gpulat__tk_stage(struct gpulat_tracker *t, struct job *j, enum gpulat_stage
 
 	if (st < GPULAT_ST_DONE) {
 		j->ts_qr[st] = ev->ts;
-		j->cpu_qr[st] = ev->cpu;
+		if (!j->cpu_x && ev->cpu >= -1 && ev->cpu <= INT16_MAX) {
+			j->cpu_qr[st] = (int16_t)ev->cpu;
+		} else {
+			/* a cpu number int16_t cannot hold (hosts may feed any int) */
+			struct jrare *p = gpulat__tk_rarex(t, j);
+
+			if (p) {
+				if (!j->cpu_x) {
+					p->cpu[0] = j->cpu_qr[0];
+					p->cpu[1] = j->cpu_qr[1];
+					j->cpu_x = true;
+				}
+				p->cpu[st] = ev->cpu;
+			}
+		}
 	} else {
 		struct jdone *d = j->dn ? job_donex(t, j) : gpulat__tk_donex(t, j);
 

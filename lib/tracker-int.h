@@ -67,9 +67,10 @@ struct watch {
  * jobs have lives out of line in arrays parallel to the job slab, allocated
  * for a slab chunk when one of its jobs first needs them (struct jchunk):
  * pointer-era keys, dependencies, host references; from the done on, the
- * done and signal times in a struct jdone. 112 bytes (bench/inflight-rss:
+ * done and signal times in a struct jdone. 104 bytes (bench/inflight-rss:
  * the record holding a gpulat_job took 424 + malloc's 8, then 176 with
- * by_fence's 24-byte node and list pointers, the done-stage fields inline).
+ * by_fence's 24-byte node and list pointers, the done-stage fields inline,
+ * 32-bit cpus, the device of a ring-less job).
  */
 struct job {
 	/* links are job refs (1 + idx, 0 = none: job_at()), half a pointer's size */
@@ -80,19 +81,19 @@ struct job {
 	bool			held : 1;	/* done, waiting for its signal */
 	bool			from_amd : 1;	/* created by an amdgpu event */
 	bool			kernel_job : 1;	/* queued with a client id: gpulat_kernel_job_name() */
-	bool			ffile_x : 1;	/* by_fence under jptr.ffile, not its file */
+	bool			ffile_x : 1;	/* by_fence under jrare.ffile, not its file */
 	uint8_t			timing;		/* GPULAT_TIMING_* (bits 0-4) */
+	bool			cpu_x : 1;	/* a cpu outside int16_t: cpu_qr in jrare.cpu */
 	struct ring		*ring;
 	uint64_t		seq;
 	uint64_t		ts_qr[2];	/* queue, run (job_ts()) */
 	uint64_t		ctx, seqno;	/* finished fence, GPULAT_NONE if unknown */
 	uint64_t		client_id;
-	int32_t			cpu_qr[2];
+	int16_t			cpu_qr[2];	/* job_cpu(); -1 unknown */
 	int32_t			pid;
 	int32_t			file;
 	uint32_t		idx;		/* slab slot: t->chunks[idx >> JCHUNK_SHIFT] */
 	uint32_t		comm;		/* string ids */
-	uint32_t		dev;		/* the device while it has no ring */
 	uint32_t		job_count;
 	int32_t			hw_job_count;
 	uint32_t		dn;		/* its struct jdone: 1 + slot, 0 = none yet */
@@ -120,7 +121,13 @@ struct jptr {
 	uint64_t		id;		/* GPULAT_NONE when unknown */
 	uint64_t		fence_ptr;	/* 0 when unknown */
 	uint32_t		ptr_gen;
+};
+
+/* what few jobs need, out of line like struct jptr (job_rarex()) */
+struct jrare {
 	int32_t			ffile;		/* the fence's file when not the job's (ffile_x) */
+	uint32_t		dev;		/* string id of the device of a job made without ring */
+	int32_t			cpu[2];		/* queue and run cpus that int16_t cannot hold (cpu_x) */
 };
 
 /* a job's dependencies; the array is kept for the slot's next job */
@@ -140,6 +147,7 @@ struct jchunk {
 	/* parallel to jobs[], NULL until a job of the chunk needs them */
 	struct jptr		*ptr;
 	struct jdeps		*deps;
+	struct jrare		*rare;
 	void			*(*refs)[GPULAT_ST__COUNT];	/* gpulat_event.ref */
 };
 
@@ -331,16 +339,6 @@ static inline uint64_t job_ts(const struct gpulat_tracker *t, const struct job *
 	return d ? d->ts[st - GPULAT_ST_DONE] : GPULAT_NONE;
 }
 
-static inline int job_cpu(const struct gpulat_tracker *t, const struct job *j, enum gpulat_stage st)
-{
-	const struct jdone *d;
-
-	if (st < GPULAT_ST_DONE)
-		return j->cpu_qr[st];
-	d = job_donex(t, j);
-	return d ? d->cpu[st - GPULAT_ST_DONE] : -1;
-}
-
 /* the per-cpu "last done" slot @j occupies, -1 */
 static inline int job_slot_cpu(const struct gpulat_tracker *t, const struct job *j)
 {
@@ -355,6 +353,24 @@ static inline struct jptr *job_ptrx(const struct gpulat_tracker *t, const struct
 	struct jchunk *c = job_chunk(t, j);
 
 	return c->ptr ? &c->ptr[j->idx & (JCHUNK - 1)] : NULL;
+}
+
+/* the rare parts of @j, NULL when none of its chunk has them */
+static inline struct jrare *job_rarex(const struct gpulat_tracker *t, const struct job *j)
+{
+	struct jchunk *c = job_chunk(t, j);
+
+	return c->rare ? &c->rare[j->idx & (JCHUNK - 1)] : NULL;
+}
+
+static inline int job_cpu(const struct gpulat_tracker *t, const struct job *j, enum gpulat_stage st)
+{
+	const struct jdone *d;
+
+	if (st < GPULAT_ST_DONE)
+		return j->cpu_x ? job_rarex(t, j)->cpu[st] : j->cpu_qr[st];
+	d = job_donex(t, j);
+	return d ? d->cpu[st - GPULAT_ST_DONE] : -1;
 }
 
 /* the dependencies of @j, NULL when it has none */
@@ -381,7 +397,12 @@ static inline uint64_t job_fence_ptr(const struct gpulat_tracker *t, const struc
 
 static inline const char *job_dev(const struct gpulat_tracker *t, const struct job *j)
 {
-	return j->ring ? j->ring->dev : gpulat__strtab_str(t->strs, j->dev);
+	const struct jrare *p;
+
+	if (j->ring)
+		return j->ring->dev;
+	p = job_rarex(t, j);
+	return p ? gpulat__strtab_str(t->strs, p->dev) : t->empty;
 }
 
 /* the ring's name as every front end shows it: the real name once known */
@@ -459,6 +480,7 @@ const struct gpulat_job *gpulat__tk_last(struct gpulat_tracker *t);
 /* the out-of-line parts of @j, allocated for its chunk if needed; NULL: ENOMEM */
 struct jptr *gpulat__tk_ptrx(struct gpulat_tracker *t, struct job *j);
 struct jdeps *gpulat__tk_depx(struct gpulat_tracker *t, struct job *j);
+struct jrare *gpulat__tk_rarex(struct gpulat_tracker *t, struct job *j);
 /* the done part of @j, taken from the slab if needed; NULL: ENOMEM */
 struct jdone *gpulat__tk_donex(struct gpulat_tracker *t, struct job *j);
 void gpulat__tk_jobs_free(struct gpulat_tracker *t);

@@ -182,6 +182,48 @@ static void test_617_keying(void **state)
 	gpulat_tracker_free(t);
 }
 
+/*
+ * What the tracker keeps out of line for few jobs (lib/tracker-int.h struct
+ * jrare): cpu numbers beyond int16_t (a host may feed any int) and the
+ * device of a job first seen without a ring (a done of an unknown context).
+ */
+static void test_617_rare_fields(void **state)
+{
+	struct gpulat_event ev = {
+		.ts = 500,
+		.cpu = 2,
+		.kind = GPULAT_EV_DONE,
+		.flags = GPULAT_EVF_FENCE,
+		.dev = "0000:04:00.0",
+		.ctx = 3000,
+		.seqno = 9,
+	};
+	const struct gpulat_job *a, *o;
+	struct gpulat_tracker *t;
+	struct got g;
+
+	(void)state;
+	t = mk(&g, GPULAT_ERA_V617, false);
+	q617(t, GPULAT_EV_QUEUE, 100, 40000, "0000:03:00.0", "gfx", 1025, 1);
+	q617(t, GPULAT_EV_RUN, 150, 70000, "0000:03:00.0", "gfx", 1025, 1);
+	q617(t, GPULAT_EV_DONE, 300, 3, NULL, NULL, 1025, 1);
+	assert_int_equal(gpulat_tracker_feed(t, &ev), 0);
+	gpulat_tracker_flush(t, 600);
+	assert_int_equal(g.n, 2);
+	a = by_seqno(&g, 1);
+	assert_int_equal(a->cpu[GPULAT_ST_QUEUE], 40000);
+	assert_int_equal(a->cpu[GPULAT_ST_RUN], 70000);
+	assert_int_equal(a->cpu[GPULAT_ST_DONE], 3);
+	assert_int_equal(a->cpu[GPULAT_ST_SIGNAL], -1);
+	assert_string_equal(a->dev, "0000:03:00.0");
+	o = by_seqno(&g, 9);
+	assert_string_equal(o->dev, "0000:04:00.0");
+	assert_int_equal(o->cpu[GPULAT_ST_DONE], 2);
+	assert_int_equal(o->cpu[GPULAT_ST_QUEUE], -1);
+	assert_int_equal(o->ts[GPULAT_ST_QUEUE], NONE);
+	gpulat_tracker_free(t);
+}
+
 static void test_legacy_link(void **state)
 {
 	const struct gpulat_job *a, *b;
@@ -1182,6 +1224,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_617_keying),
+		cmocka_unit_test(test_617_rare_fields),
 		cmocka_unit_test(test_legacy_link),
 		cmocka_unit_test(test_legacy_ptr_reuse),
 		cmocka_unit_test(test_pre57_no_run),
