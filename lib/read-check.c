@@ -85,6 +85,7 @@ struct chk {
 	bool		want_span;	/* fill span: the v6 flyrecord CPU table */
 	struct gpulat__cpuspan *span;
 	int		nspan;
+	bool		shifts;		/* v6: an option that changes timestamps */
 };
 
 static int bad(struct chk *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -785,6 +786,12 @@ static int check_v6(struct chk *c, uint64_t off)
 				return bad(c, "options cut short");
 			if (!id)
 				break;
+			/*
+			 * DATE (1), OFFSET (7), TIME_SHIFT (12), GUEST (13),
+			 * TSC2NSEC (14): libtracecmd corrects the timestamps
+			 */
+			if (id == 1 || id == 7 || (id >= 12 && id <= 14))
+				c->shifts = true;
 			if (rd_num(c, &off, 4, &sz) || sz > c->size - off)
 				return bad(c, "option %llu runs past the end of the file",
 					   (unsigned long long)id);
@@ -1039,11 +1046,14 @@ static int check_v7(struct chk *c, uint64_t off)
  * @span: if not NULL, set to the CPU table of a v6 file (free() it; NULL
  *	for a v7 file or on failure)
  * @nspan: its entries
+ * @shifts: if not NULL, set when a v6 file has an option that makes
+ *	libtracecmd change the timestamps (DATE, OFFSET, TIME_SHIFT, GUEST,
+ *	TSC2NSEC)
  *
  * Return: 0, or -1 with @why set.
  */
 int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpulat__cpuspan **span,
-			int *nspan)
+			int *nspan, bool *shifts)
 {
 	struct chk c = { .commit_off = 8, .commit_size = 8, .data_off = 16, .why = why,
 			 .whylen = whylen };
@@ -1094,6 +1104,8 @@ int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpula
 		*span = c.span;
 		*nspan = c.nspan;
 	}
+	if (shifts)
+		*shifts = c.shifts;
 	return ret;
 }
 

@@ -70,6 +70,7 @@ struct rfile {
 	struct gpulat__zfile	*z;		/* zstd CPU data read by read-zstd.c */
 	struct gpulat__cpuspan	*span;		/* v6: CPU table, else NULL */
 	int			nspan;
+	bool			shifts;		/* v6: options change its timestamps */
 	struct gpulat__maps	*hmaps;		/* v6: what h mapped (read-unmap.c) */
 	struct gpulat__maps	*dmaps;		/* v6: what dh mapped when dh != h */
 	bool			ztried;		/* gpulat__reader_try_zstd() was done */
@@ -101,7 +102,7 @@ struct gpulat_reader {
 double gpulat__now(void);
 /* read-check.c: the file's structure before libtracecmd reads it; 0 or -1 + @why */
 int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpulat__cpuspan **span,
-			int *nspan);
+			int *nspan, bool *shifts);
 bool gpulat__page_ok(struct tep_handle *tep, const void *page, int page_size);
 int gpulat__pread_full(int fd, void *buf, size_t len, uint64_t off);
 struct tracecmd_input *gpulat__open_trace(const char *path, int *stage);
@@ -132,6 +133,7 @@ struct gpulat__zfile *gpulat__zfile_open(struct rfile *f);
 struct tep_record *gpulat__zfile_head(struct gpulat__zfile *z, int cpu);
 void gpulat__zfile_next(struct gpulat__zfile *z, int cpu);
 bool gpulat__zfile_failed(const struct gpulat__zfile *z);
+bool gpulat__zfile_looped(const struct gpulat__zfile *z);
 void gpulat__zfile_close(struct gpulat__zfile *z);
 uint64_t gpulat__zfile_bytes(const struct gpulat__zfile *z, int cpu);
 struct ZSTD_DCtx_s;

@@ -327,8 +327,12 @@ int gpulat__reader_merge(struct gpulat_reader *r)
 			 (!b || s->ts < b->ts || (s->ts == b->ts && si < bi)));
 	}
 	for (i = 0; ret >= 0 && i < r->n; i++) {
-		if (r->f[i].z && gpulat__zfile_failed(r->f[i].z))
+		if (r->f[i].z && gpulat__zfile_looped(r->f[i].z)) {
+			r->looped = r->f[i].path;
+			ret = -ELOOP;
+		} else if (r->f[i].z && gpulat__zfile_failed(r->f[i].z)) {
 			ret = -EIO;
+		}
 	}
 out:
 	free(m.s);

@@ -705,8 +705,12 @@ int gpulat__reader_par(struct gpulat_reader *r)
 	ret = merge(r, &p);
 	par_free(&p);
 	for (i = 0; ret >= 0 && i < r->n; i++) {
-		if (gpulat__zfile_failed(r->f[i].z))
+		if (gpulat__zfile_looped(r->f[i].z)) {
+			r->looped = r->f[i].path;
+			ret = -ELOOP;
+		} else if (gpulat__zfile_failed(r->f[i].z)) {
 			ret = -EIO;
+		}
 	}
 	return ret;
 single:

@@ -27,6 +27,17 @@
  * then the identity), zstd, the pages libtracecmd reads are whole, and the
  * first record of every CPU equals libtracecmd's (checked by the caller).
  * Anything else falls back to libtracecmd.
+ *
+ * An uncompressed version 6 file (the flyrecord CPU table of read-check.c)
+ * is read the same way, its pages with pread() in blocks of RAW_BLOCK
+ * instead of decompressed chunks, when no option changes the timestamps
+ * and every CPU's data is a whole number of pages. libtracecmd would map
+ * them: the page-cache pages of the mapping count in the resident set (the
+ * folios the kernel maps at a fault, up to 2 MiB on Linux 6.18 with ext4),
+ * and libtracecmd 1.3.1 never unmaps them (read-unmap.c). Peak RSS of
+ * gpu-latency -j1 (bench/peak-rss), v6-500k -> v6-5M: 7.7 -> 12.7 MiB
+ * (1.68x) through libtracecmd's maps, 7.0 -> 8.3 MiB (1.19x) here, as for
+ * the same events in a v7 zstd file (6.8 -> 8.1 MiB).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,6 +62,8 @@ enum {
 };
 
 #define SEC_FL_COMPRESS		1
+/* bytes of an uncompressed file's pages read at once, per CPU */
+#define RAW_BLOCK		(64u << 10)
 #define MAX_OPTION_SECTIONS	64
 #define MAX_META		(64u << 20)	/* an options block, sanity bound */
 
@@ -65,6 +78,7 @@ struct zcpu {
 	int			id;		/* the CPU number */
 	uint64_t		next_off;	/* file offset of the next chunk header */
 	uint32_t		chunks_left;
+	uint64_t		raw_left;	/* uncompressed: bytes not read yet */
 	struct zblock		blk;		/* the chunk: blk.out holds its pages */
 	size_t			plen;		/* bytes of pages in blk.out */
 	size_t			ppos;		/* offset of the loaded page in blk.out */
@@ -72,6 +86,8 @@ struct zcpu {
 	bool			loaded;		/* a page is in the kbuffer */
 	bool			have;		/* rec is the head */
 	bool			failed;		/* a chunk could not be read */
+	bool			looped;		/* records ran back on their page (F7) */
+	int			poff;		/* offset in the page of the last record */
 	uint64_t		bytes;		/* of the CPU's data in the file */
 	ZSTD_DCtx		*dctx;		/* z->dctx, or a reader thread's (read-par.c) */
 	struct kbuffer		*kbuf;
@@ -85,6 +101,7 @@ struct gpulat__zfile {
 	ZSTD_DCtx		*dctx;
 	int			page_size;
 	int			ncpu;
+	bool			raw;		/* v6 uncompressed: pages read as they are */
 	struct zcpu		*cpu;		/* indexed by CPU number */
 };
 
@@ -319,9 +336,30 @@ static int init_cpus(struct gpulat__zfile *z, uint64_t fly)
 	return 0;
 }
 
+/* the next RAW_BLOCK of an uncompressed CPU's pages: 1, 0 at the end, -1 */
+static int load_raw(struct gpulat__zfile *z, struct zcpu *c)
+{
+	size_t n;
+
+	if (!c->raw_left)
+		return 0;
+	n = c->raw_left < RAW_BLOCK ? (size_t)c->raw_left : RAW_BLOCK;
+	if (grow(&c->blk.out, &c->blk.cap, n) ||
+	    gpulat__pread_full(z->fd, c->blk.out, n, c->next_off))
+		return -1;
+	c->vbase += c->plen;
+	c->plen = n;
+	c->ppos = 0;
+	c->next_off += n;
+	c->raw_left -= n;
+	return 1;
+}
+
 /* decompress the CPU's next chunk: 1, 0 at the end, -1 on damage */
 static int load_chunk(struct gpulat__zfile *z, struct zcpu *c)
 {
+	if (z->raw)
+		return load_raw(z, c);
 	if (!c->chunks_left)
 		return 0;
 	/* libtracecmd reads whole pages: a chunk holds a whole number of them */
@@ -368,10 +406,22 @@ static bool advance(struct gpulat__zfile *z, struct zcpu *c)
 			if (kbuffer_subbuffer_size(c->kbuf) > z->page_size)
 				return false;
 			c->loaded = true;
+			c->poff = -1;
 		}
 		data = kbuffer_read_event(c->kbuf, &ts);
-		if (data)
+		if (data) {
+			/*
+			 * Records of one page come at rising offsets. A damaged
+			 * length (kbuffer takes a negative one) sends it back on
+			 * its page for ever (F7): stop the CPU, the run fails.
+			 */
+			if (kbuffer_curr_offset(c->kbuf) <= c->poff) {
+				c->looped = true;
+				return false;
+			}
+			c->poff = kbuffer_curr_offset(c->kbuf);
 			break;
+		}
 		c->loaded = false;
 		c->ppos += (size_t)z->page_size;
 	}
@@ -389,8 +439,49 @@ static bool advance(struct gpulat__zfile *z, struct zcpu *c)
 	return true;
 }
 
+/* a kbuffer for the file's pages: its endianness, long size and format */
+static struct kbuffer *new_kbuf(struct gpulat__zfile *z)
+{
+	enum kbuffer_endian e = tep_is_file_bigendian(z->tep) ? KBUFFER_ENDIAN_BIG :
+								KBUFFER_ENDIAN_LITTLE;
+	struct kbuffer *kb = kbuffer_alloc(z->lsize, e);
+
+	if (kb && tep_is_old_format(z->tep))
+		kbuffer_set_old_format(kb);
+	return kb;
+}
+
+/* a v6 file's CPUs from its flyrecord table; -1: libtracecmd reads it */
+static int init_raw(struct gpulat__zfile *z, const struct rfile *f)
+{
+	int i;
+
+	if (f->shifts || !f->span || f->nspan != z->ncpu)
+		return -1;
+	for (i = 0; i < z->ncpu; i++) {
+		struct zcpu *c = &z->cpu[i];
+
+		if (f->span[i].size % (uint64_t)z->page_size)
+			return -1;
+		c->id = i;
+		c->bytes = f->span[i].size;
+		if (!c->bytes)
+			continue;
+		c->next_off = f->span[i].off;
+		c->raw_left = c->bytes;
+		/* rec.offset: the file offset, as libtracecmd gives it */
+		c->vbase = c->next_off;
+		c->kbuf = new_kbuf(z);
+		if (!c->kbuf)
+			return -1;
+	}
+	z->raw = true;
+	return 0;
+}
+
 /**
  * gpulat__zfile_open - read @f's CPU data ourselves, if it is zstd-compressed
+ *	or an uncompressed v6 file
  * @f: an opened file (f->h has its headers and options)
  *
  * Return: the reader, each CPU on its first record, or NULL when the file
@@ -401,10 +492,14 @@ struct gpulat__zfile *gpulat__zfile_open(struct rfile *f)
 	const char *name = NULL, *ver = NULL;
 	struct gpulat__zfile *z;
 	uint64_t fly = 0;
+	bool raw = false;
 	int i;
 
-	if (tracecmd_get_file_compress_proto(f->h, &name, &ver) || !name || strcmp(name, "zstd"))
-		return NULL;
+	if (tracecmd_get_file_compress_proto(f->h, &name, &ver) || !name || strcmp(name, "zstd")) {
+		if (!f->span)
+			return NULL;
+		raw = true;
+	}
 	if (tep_get_header_timestamp_size(f->tep) != 8 || f->page_size <= 0 || f->cpus <= 0)
 		return NULL;
 	z = calloc(1, sizeof(*z));
@@ -423,7 +518,8 @@ struct gpulat__zfile *gpulat__zfile_open(struct rfile *f)
 		z->cpu[i].id = -1;
 		z->cpu[i].dctx = z->dctx;
 	}
-	if (parse_options(z, tracecmd_get_options_offset(f->h), &fly) || init_cpus(z, fly))
+	if (raw ? init_raw(z, f) :
+		  parse_options(z, tracecmd_get_options_offset(f->h), &fly) || init_cpus(z, fly))
 		goto fail;
 	for (i = 0; i < z->ncpu; i++) {
 		if (z->cpu[i].kbuf)
@@ -459,6 +555,18 @@ bool gpulat__zfile_failed(const struct gpulat__zfile *z)
 
 	for (i = 0; i < z->ncpu; i++) {
 		if (z->cpu[i].failed)
+			return true;
+	}
+	return false;
+}
+
+/* whether some CPU's records ran back on their page (F7) */
+bool gpulat__zfile_looped(const struct gpulat__zfile *z)
+{
+	int i;
+
+	for (i = 0; i < z->ncpu; i++) {
+		if (z->cpu[i].looped)
 			return true;
 	}
 	return false;

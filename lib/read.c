@@ -186,7 +186,7 @@ struct tracecmd_input *gpulat_trace_open(const char *path, int flags, char *err,
 
 	if (check_file(&f, err, errlen))
 		return NULL;
-	if (gpulat__check_trace(path, why, sizeof(why), NULL, NULL)) {
+	if (gpulat__check_trace(path, why, sizeof(why), NULL, NULL, NULL)) {
 		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", path, why);
 		return NULL;
 	}
@@ -208,7 +208,7 @@ static int open_file(struct rfile *f, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	/* counts, sizes, formats and pages before libtracecmd trusts them (read-check.c) */
-	if (gpulat__check_trace(f->path, why, sizeof(why), &f->span, &f->nspan)) {
+	if (gpulat__check_trace(f->path, why, sizeof(why), &f->span, &f->nspan, &f->shifts)) {
 		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", f->path, why);
 		return -EINVAL;
 	}

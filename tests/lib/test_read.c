@@ -546,6 +546,47 @@ static void test_zstd_reader_same_events(void **state)
 	}
 }
 
+/*
+ * Uncompressed v6 files have their pages read by lib/read-zstd.c with
+ * pread() too (libtracecmd's mappings stayed resident and grew with the
+ * trace): the same events, jobs and lost counts as libtracecmd's reading,
+ * and no page of the file dropped (nothing read through a mapping).
+ */
+static void test_v6_reader_same_events(void **state)
+{
+	static const struct {
+		const char *scen;
+		const char *events;
+	} gens[] = {
+		{ "steady", NULL },	{ "lost-events", NULL }, { "era-pre57", NULL },
+		{ "two-gpus", NULL },	{ "amdgpu", NULL },	 { "steady", "200000" },
+	};
+	struct run r0, r1;
+	char cmd[1024], p[512];
+	size_t i;
+
+	(void)state;
+	if (!gen || access(gen, X_OK))
+		skip();
+	for (i = 0; i < sizeof(gens) / sizeof(gens[0]); i++) {
+		tmpfile_path(p, sizeof(p), "v6-own.dat");
+		snprintf(cmd, sizeof(cmd), "'%s' -q -s %s -o '%s' --file-version 6%s%s", gen,
+			 gens[i].scen, p, gens[i].events ? " --events " : "",
+			 gens[i].events ? gens[i].events : "");
+		if (system(cmd))
+			fail_msg("%s failed", cmd);
+		run_digest(p, NULL, &r0);
+		run_digest_env(p, "GPULAT_ZSTD_READER", NULL, &r1);
+		assert_int_equal(r0.c.zstd_files, 0);
+		if (r1.c.zstd_files != 1)
+			fail_msg("%s (%s): not read by lib/read-zstd.c", p, gens[i].scen);
+		assert_int_equal(r1.c.dropped_bytes, 0);
+		assert_same_run(&r0, &r1);
+		if (!strcmp(gens[i].scen, "lost-events"))
+			assert_true(r1.c.lost_gaps > 0);
+	}
+}
+
 static uint64_t le(const char *p, int n)
 {
 	uint64_t v = 0;
@@ -670,6 +711,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_reopen_same_events),
 		cmocka_unit_test(test_drop_mapped_pages),
 		cmocka_unit_test(test_zstd_reader_same_events),
+		cmocka_unit_test(test_v6_reader_same_events),
 		cmocka_unit_test(test_zstd_truncated_chunk),
 	};
 

@@ -6,9 +6,13 @@
  * tracecmd_close(). Here one v6 file is opened and closed many times in one
  * process, through the reader and through the session, and the number of
  * lines of /proc/self/maps (and of mappings of that file) must stay bounded.
+ * Run twice: the CPU data read by libtracecmd (GPULAT_ZSTD_READER=0: its
+ * page maps) and by lib/read-zstd.c (pread(); libtracecmd still maps each
+ * CPU's first page when the file is opened).
  *
  *   test_read_maps V6-TRACE
  */
+#define _GNU_SOURCE	/* memmem */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -256,5 +260,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	path = argv[1];
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	setenv("GPULAT_ZSTD_READER", "0", 1);
+	if (cmocka_run_group_tests_name("libtracecmd reads the CPU data", tests, NULL, NULL))
+		return 1;
+	unsetenv("GPULAT_ZSTD_READER");
+	return cmocka_run_group_tests_name("lib/read-zstd.c reads the CPU data", tests, NULL, NULL);
 }
