@@ -123,6 +123,7 @@ void gpulat__drop_behind(struct rfile *f, struct gpulat__window *w, const void *
 struct gpulat__snap;
 struct gpulat__snap *gpulat__maps_snap(const struct rfile *f);
 void gpulat__maps_snap_free(struct gpulat__snap *sn);
+void gpulat__maps_drop_new(const struct rfile *f, struct gpulat__snap *sn);
 struct gpulat__maps *gpulat__maps_new(const struct rfile *f);
 void gpulat__maps_adopt(struct gpulat__maps *m, const struct rfile *f, struct gpulat__snap *sn);
 void gpulat__maps_free(struct gpulat__maps *m);

@@ -327,6 +327,55 @@ void gpulat__maps_adopt(struct gpulat__maps *m, const struct rfile *f, struct gp
 	fclose(fp);
 }
 
+/**
+ * gpulat__maps_drop_new - unmap what a failed open of @f left mapped (F3)
+ * @f: the file
+ * @sn: gpulat__maps_snap() from before the open (may be NULL: nothing done);
+ *	freed
+ *
+ * When tracecmd_init_data() fails, read.c leaks the half-built handle
+ * (libtracecmd 1.3.1 crashes closing it) and nothing uses it again: the
+ * read-only mappings of the file that appeared during the open (the first
+ * page maps of the CPUs it had set up) are its own and are unmapped, as
+ * gpulat__maps_close() does after tracecmd_close(). Same assumption: no
+ * other thread maps this file while it is being opened.
+ */
+void gpulat__maps_drop_new(const struct rfile *f, struct gpulat__snap *sn)
+{
+	uintptr_t start, end, (*r)[2] = NULL;
+	int n = 0, cap = 0, i;
+	char line[512];
+	uint64_t off;
+	FILE *fp;
+	bool ro;
+
+	if (!sn)
+		return;
+	fp = fopen("/proc/self/maps", "r");
+	while (fp && fgets(line, sizeof(line), fp)) {
+		if (!maps_line(line, f, &start, &end, &off, &ro) || !ro || in_snap(sn, start, end))
+			continue;
+		if (n == cap) {
+			void *p = realloc(r, (size_t)(cap ? 2 * cap : 16) * sizeof(*r));
+
+			if (!p)
+				break;
+			r = p;
+			cap = cap ? 2 * cap : 16;
+		}
+		r[n][0] = start;
+		r[n][1] = end;
+		n++;
+	}
+	if (fp)
+		fclose(fp);
+	/* after the whole file is read: munmap() changes what it lists */
+	for (i = 0; i < n; i++)
+		munmap((void *)r[i][0], r[i][1] - r[i][0]);
+	free(r);
+	gpulat__maps_snap_free(sn);
+}
+
 /* mark the chunks lying wholly in one r--p mapping of @f's file at their offset */
 static void verify(struct gpulat__maps *m, const struct rfile *f, uintptr_t sys_page)
 {

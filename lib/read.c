@@ -217,7 +217,11 @@ static int open_file(struct rfile *f, char *err, size_t errlen)
 	t0 = gpulat__now();
 	f->h = gpulat__open_trace(f->path, &stage);
 	if (!f->h) {
-		gpulat__maps_snap_free(snap);
+		/* the handle of a failed data load is leaked: not its maps (F3) */
+		if (stage == 2)
+			gpulat__maps_drop_new(f, snap);
+		else
+			gpulat__maps_snap_free(snap);
 		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", f->path,
 		       stage == 1 ? "cannot read its headers" : "CPU data missing or cut short");
 		return -EINVAL;
