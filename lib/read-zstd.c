@@ -511,8 +511,9 @@ struct gpulat__zfile *gpulat__zfile_open(struct rfile *f)
 	z->page_size = f->page_size;
 	z->ncpu = f->cpus;
 	z->cpu = calloc(z->ncpu, sizeof(*z->cpu));
-	z->dctx = ZSTD_createDCtx();
-	if (z->fd < 0 || !z->cpu || !z->dctx)
+	/* an uncompressed file needs no decompression context (~95 KiB) */
+	z->dctx = raw ? NULL : ZSTD_createDCtx();
+	if (z->fd < 0 || !z->cpu || (!raw && !z->dctx))
 		goto fail;
 	for (i = 0; i < z->ncpu; i++) {
 		z->cpu[i].id = -1;

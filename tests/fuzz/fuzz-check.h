@@ -78,4 +78,20 @@ static inline int fz_memfd(const uint8_t *data, size_t size, char *path, size_t 
 	return fd;
 }
 
+/*
+ * Which reader reads the CPU data of the input's file: lib/read-zstd.c
+ * (zstd v7 and, since it reads them too, uncompressed v6 files: what the
+ * tools run) for a file of even size, libtracecmd's own reading
+ * (GPULAT_ZSTD_READER=0: read-merge.c, read-drop.c, read-unmap.c's page
+ * maps) for an odd size, so that mutations reach both. The seeds are of
+ * even size; the F7 reproducer is kept in both sizes.
+ */
+static inline void fz_pick_reader(size_t size)
+{
+	if (size & 1)
+		setenv("GPULAT_ZSTD_READER", "0", 1);
+	else
+		unsetenv("GPULAT_ZSTD_READER");
+}
+
 #endif

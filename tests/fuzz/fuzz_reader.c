@@ -173,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > FZR_MAX_LEN)
 		return 0;
+	fz_pick_reader(size);
 	fd = fz_memfd(data, size, path, sizeof(path));
 	run_reader(path);
 	close(fd);

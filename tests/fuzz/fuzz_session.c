@@ -495,6 +495,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	name[n] = '\0';
 	z.name = name;
+	fz_pick_reader(size - off);
 	fd = fz_memfd(data + off, size - off, path, sizeof(path));
 	z.path = path;
 	run_session(&z);
