@@ -179,8 +179,9 @@ static int to_hist(struct gpulat__qacc *q)
 }
 
 /*
- * A value in histogram mode (gpulat__qacc_add()): what gpulat__qacc_add_slow()
- * does with it, in the same order, without its exact-mode prologue.
+ * A value in histogram mode: gpulat__qacc_add() calls this directly, without
+ * gpulat__qacc_add_slow()'s exact-mode prologue, and so does the latter once
+ * the accumulator is (or has just become) a histogram.
  * callgrind -j1, mx6_dense 2 M events (the rings and the device past 8192
  * jobs): gpulat__qacc_add_slow 173.2 M -> this 106.6 M instructions.
  */
@@ -200,46 +201,40 @@ int gpulat__qacc_add_slow(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int c
 {
 	if (v == GPULAT_NONE)
 		return 0;
-	if (q->mode != GPULAT_QM_HIST) {
-		if (q->nv == q->cap) {
-			/* small first: 10^4 processes have a few jobs each */
-			size_t cap = q->cap ? q->cap * 2 : 4;
+	if (q->mode == GPULAT_QM_HIST)
+		return gpulat__qacc_add_hist(q, v, ts, cpu, seq);
+	if (q->nv == q->cap) {
+		/* small first: 10^4 processes have a few jobs each */
+		size_t cap = q->cap ? q->cap * 2 : 4;
+		void *nv;
 
-			if (q->nv >= GPULAT_EXACT_MAX) {
-				if (to_hist(q))
-					return -ENOMEM;
-			} else {
-				void *nv;
-
-				if (cap > GPULAT_EXACT_MAX)
-					cap = GPULAT_EXACT_MAX;
-				if (q->mode == GPULAT_QM_V64)
-					nv = realloc(q->v, cap * sizeof(*q->v));
-				else
-					nv = realloc(q->v32, cap * sizeof(*q->v32));
-				if (!nv)
-					return -ENOMEM;
-				if (q->mode == GPULAT_QM_V64)
-					q->v = nv;
-				else
-					q->v32 = nv;
-				q->cap = (uint32_t)cap;
-			}
+		if (q->nv >= GPULAT_EXACT_MAX) {
+			if (to_hist(q))
+				return -ENOMEM;
+			return gpulat__qacc_add_hist(q, v, ts, cpu, seq);
 		}
-		if (q->mode == GPULAT_QM_V32 && v > UINT32_MAX && widen(q))
+		if (cap > GPULAT_EXACT_MAX)
+			cap = GPULAT_EXACT_MAX;
+		if (q->mode == GPULAT_QM_V64)
+			nv = realloc(q->v, cap * sizeof(*q->v));
+		else
+			nv = realloc(q->v32, cap * sizeof(*q->v32));
+		if (!nv)
 			return -ENOMEM;
+		if (q->mode == GPULAT_QM_V64)
+			q->v = nv;
+		else
+			q->v32 = nv;
+		q->cap = (uint32_t)cap;
 	}
-	if (q->mode == GPULAT_QM_HIST) {
-		if (hist_add(q, v))
-			return -ENOMEM;
-	} else if (q->mode == GPULAT_QM_V64)
+	if (q->mode == GPULAT_QM_V32 && v > UINT32_MAX && widen(q))
+		return -ENOMEM;
+	if (q->mode == GPULAT_QM_V64)
 		q->v[q->nv++] = v;
 	else
 		q->v32[q->nv++] = (uint32_t)v;
-
+	/* exact mode keeps no running stddev: to_hist() replays it */
 	gpulat__qacc_account(q, v, ts, cpu, seq);
-	if (q->mode == GPULAT_QM_HIST)
-		welford(q, v);
 	return 0;
 }
 
