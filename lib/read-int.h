@@ -89,7 +89,7 @@ struct gpulat_reader {
 	uint64_t		reopen_bytes;	/* 0: never */
 	unsigned int		threads;	/* -j N for one report: <= 1 one thread */
 	unsigned int		threads_used;	/* by the run (read-par.c), 1: one */
-	bool no_records; /* the hook never reads a record's data (read-par.c: no copy) */
+	bool			no_records;	/* no hook reads record data (read-par.c) */
 	bool			reopen_forced;	/* set from the environment: no cost check */
 	/* during run */
 	struct gpulat_tracker	*t;
@@ -133,8 +133,7 @@ void gpulat__maps_close(struct gpulat__maps *m, const struct rfile *f, struct tr
 struct gpulat__zfile *gpulat__zfile_open(struct rfile *f);
 struct tep_record *gpulat__zfile_head(struct gpulat__zfile *z, int cpu);
 void gpulat__zfile_next(struct gpulat__zfile *z, int cpu);
-bool gpulat__zfile_failed(const struct gpulat__zfile *z);
-bool gpulat__zfile_looped(const struct gpulat__zfile *z);
+int gpulat__zfile_result(struct gpulat_reader *r);
 void gpulat__zfile_close(struct gpulat__zfile *z);
 uint64_t gpulat__zfile_bytes(const struct gpulat__zfile *z, int cpu);
 struct ZSTD_DCtx_s;

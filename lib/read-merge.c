@@ -282,7 +282,7 @@ static int consume(struct gpulat_reader *r, struct merge *m, struct stream *s)
 int gpulat__reader_merge(struct gpulat_reader *r)
 {
 	struct merge m = { 0 };
-	int i, ret = 0;
+	int ret = 0;
 
 	/* -j N: zstd files are read by threads (read-par.c); 1: not taken */
 	ret = gpulat__reader_par(r);
@@ -326,14 +326,8 @@ int gpulat__reader_merge(struct gpulat_reader *r)
 		} while (ret >= 0 && s->rec &&
 			 (!b || s->ts < b->ts || (s->ts == b->ts && si < bi)));
 	}
-	for (i = 0; ret >= 0 && i < r->n; i++) {
-		if (r->f[i].z && gpulat__zfile_looped(r->f[i].z)) {
-			r->looped = r->f[i].path;
-			ret = -ELOOP;
-		} else if (r->f[i].z && gpulat__zfile_failed(r->f[i].z)) {
-			ret = -EIO;
-		}
-	}
+	if (ret >= 0)
+		ret = gpulat__zfile_result(r);
 out:
 	free(m.s);
 	free(m.act);

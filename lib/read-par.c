@@ -133,7 +133,7 @@ struct pstream {
 	int		cpu;
 	int		idx;		/* merge order: file, then CPU */
 	size_t		cap;
-	bool nodata; /* decoded records without their data (gpulat__reader_set_records) */
+	bool		nodata;		/* records without data (gpulat__reader_set_records) */
 	/* under par.lock */
 	struct pbatch	*qhead, *qtail;
 	int		nq;
@@ -704,14 +704,8 @@ int gpulat__reader_par(struct gpulat_reader *r)
 	r->threads_used = (unsigned int)p.nw + 1;
 	ret = merge(r, &p);
 	par_free(&p);
-	for (i = 0; ret >= 0 && i < r->n; i++) {
-		if (gpulat__zfile_looped(r->f[i].z)) {
-			r->looped = r->f[i].path;
-			ret = -ELOOP;
-		} else if (gpulat__zfile_failed(r->f[i].z)) {
-			ret = -EIO;
-		}
-	}
+	if (ret >= 0)
+		ret = gpulat__zfile_result(r);
 	return ret;
 single:
 	par_free(&p);

@@ -549,28 +549,31 @@ void gpulat__zfile_next(struct gpulat__zfile *z, int cpu)
 		advance(z, &z->cpu[cpu]);
 }
 
-/* whether some chunk could not be read or decompressed */
-bool gpulat__zfile_failed(const struct gpulat__zfile *z)
+/*
+ * The run's verdict on the CPU data read here, after the merge: the first
+ * file with a CPU stopped decides. -ELOOP when records ran back on their
+ * page (F7; @r->looped names the file), else -EIO when a chunk could not be
+ * read or decompressed; 0 when every CPU read to its end.
+ */
+int gpulat__zfile_result(struct gpulat_reader *r)
 {
-	int i;
+	int i, c;
 
-	for (i = 0; i < z->ncpu; i++) {
-		if (z->cpu[i].failed)
-			return true;
+	for (i = 0; i < r->n; i++) {
+		const struct gpulat__zfile *z = r->f[i].z;
+		bool failed = false;
+
+		for (c = 0; z && c < z->ncpu; c++) {
+			if (z->cpu[c].looped) {
+				r->looped = r->f[i].path;
+				return -ELOOP;
+			}
+			failed |= z->cpu[c].failed;
+		}
+		if (failed)
+			return -EIO;
 	}
-	return false;
-}
-
-/* whether some CPU's records ran back on their page (F7) */
-bool gpulat__zfile_looped(const struct gpulat__zfile *z)
-{
-	int i;
-
-	for (i = 0; i < z->ncpu; i++) {
-		if (z->cpu[i].looped)
-			return true;
-	}
-	return false;
+	return 0;
 }
 
 /* bytes of the CPU's compressed data (0: none), to share CPUs among threads */
