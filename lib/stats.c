@@ -1020,6 +1020,18 @@ static struct grp *new_group(enum gpulat_group_kind k)
 	return g;
 }
 
+/* one complete job's metrics @val (GPULAT_NONE: none) into @q[GPULAT_M__COUNT] */
+static inline int qacc_add_all(struct gpulat__qacc *q, const uint64_t *val, uint64_t at, int cpu,
+			       uint64_t seq)
+{
+	int m, ret = 0;
+
+	for (m = 0; m < GPULAT_M__COUNT; m++)
+		if (val[m] != GPULAT_NONE)
+			ret |= gpulat__qacc_add(&q[m], val[m], at, cpu, seq);
+	return ret;
+}
+
 /*
  * replay @g's rows into @q[GPULAT_M__COUNT] (initialized here); with @buf
  * (ROWS_MAX values per metric) the values go there, no allocation and no
@@ -1043,9 +1055,7 @@ static int rows_replay(const struct grp *g, struct gpulat__qacc *q, uint64_t (*b
 	for (r = 0; r < g->nrows; r++) {
 		const struct vrow *w = &g->rows[r];
 
-		for (m = 0; m < GPULAT_M__COUNT; m++)
-			if (w->v[m] != GPULAT_NONE)
-				ret |= gpulat__qacc_add(&q[m], w->v[m], w->at, w->cpu, w->seq);
+		ret |= qacc_add_all(q, w->v, w->at, w->cpu, w->seq);
 	}
 	return ret;
 }
@@ -1081,16 +1091,11 @@ static int rows_to_qacc(struct grp *g)
 static int group_values(struct grp *g, const uint64_t *val, uint64_t at, int at_cpu, uint64_t seq)
 {
 	struct vrow *w;
-	int m, ret = 0;
 
 	if (!g->q && g->nrows == ROWS_MAX && rows_to_qacc(g))
 		return -ENOMEM;
-	if (g->q) {
-		for (m = 0; m < GPULAT_M__COUNT; m++)
-			if (val[m] != GPULAT_NONE)
-				ret |= gpulat__qacc_add(&g->q[m], val[m], at, at_cpu, seq);
-		return ret;
-	}
+	if (g->q)
+		return qacc_add_all(g->q, val, at, at_cpu, seq);
 	if (g->nrows == g->caprows) {
 		uint32_t cap = g->caprows ? g->caprows * 2 : ROWS_CAP0;
 
