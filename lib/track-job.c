@@ -336,7 +336,7 @@ void gpulat__tk_stage(struct gpulat_tracker *t, struct job *j, enum gpulat_stage
 			}
 		}
 	} else {
-		struct jdone *d = j->dn ? job_donex(t, j) : gpulat__tk_donex(t, j);
+		struct jdone *d = gpulat__tk_donex(t, j);
 
 		/* ENOMEM: the stage is not recorded (the job stays open, or incomplete) */
 		if (!d)
@@ -497,9 +497,7 @@ static void classify(struct gpulat_tracker *t, struct gpulat_job *g)
 
 void gpulat__tk_free_job(struct gpulat_tracker *t, struct job *j)
 {
-	int i;
-
-	int sc = job_slot_cpu(t, j);
+	int i, sc = job_slot_cpu(t, j);
 
 	gpulat__tk_unindex(t, j, true);
 	gpulat__tk_unwatch(t, j);
