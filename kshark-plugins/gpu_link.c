@@ -165,27 +165,57 @@ static int gpujob_merge_init(struct plugin_gpujob_ctx *ctx, struct gpujob_merge 
 	return 0;
 }
 
-/* the next record in time order, NULL after the last */
-static const struct gpujob_raw *gpujob_merge_next(struct gpujob_merge *m)
+/*
+ * The next records in time order: @first and the number @n of records from there that
+ * follow each other in the merged order (a stretch of one run, up to the best other
+ * run's head), false after the last. The feed loop then walks the stretch without
+ * looking at the heads per record (dense-1M: 333 k records in 77 k stretches).
+ */
+static bool gpujob_merge_next(struct gpujob_merge *m, const struct gpujob_raw **first, size_t *n)
 {
-	size_t c = m->cur;
+	const struct gpujob_raw *e = m->ents;
+	size_t c, p, end;
+	uint64_t lim;
+	bool tie;
 
 	if (m->taken == m->n)
-		return NULL;
-	m->taken++;
-	if (m->order)
-		return &m->ents[m->order[m->taken - 1]];
+		return false;
+	if (m->order) {
+		*first = &e[m->order[m->taken++]];
+		*n = 1;
+		return true;
+	}
+	c = m->cur;
 	if (m->pos[c] == m->end[c]) {
 		gpujob_merge_pick(m);
+		c = m->cur;
 	} else if (m->other != m->n_runs) {
-		uint64_t t = m->ents[m->pos[c]].ts, lim = m->ents[m->pos[m->other]].ts;
+		uint64_t t = e[m->pos[c]].ts;
 
+		lim = e[m->pos[m->other]].ts;
 		/* the other head comes first, or ties and its run is the earlier one */
-		if (t > lim || (t == lim && m->other < c))
+		if (t > lim || (t == lim && m->other < c)) {
 			gpujob_merge_pick(m);
+			c = m->cur;
+		}
 	}
-	/* some run still has records (taken < n) */
-	return &m->ents[m->pos[m->cur]++];
+	/* some run still has records (taken < n); its head comes next */
+	p = m->pos[c];
+	end = m->end[c];
+	if (m->other == m->n_runs) {
+		p = end;
+	} else {
+		/* ties go to the earlier run */
+		lim = e[m->pos[m->other]].ts;
+		tie = c < m->other;
+		for (p++; p < end && (e[p].ts < lim || (tie && e[p].ts == lim)); p++)
+			;
+	}
+	*first = &e[m->pos[c]];
+	*n = p - m->pos[c];
+	m->taken += *n;
+	m->pos[c] = p;
+	return true;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -233,8 +263,8 @@ static int gpujob_on_job(const struct gpulat_job *j, void *data)
 		ctx->cap_deps = cap;
 	}
 
+	/* every field is set below: no memset() of the 300-byte job (dense-1M: 47.5 k) */
 	job = &ctx->jobs[ctx->n_jobs++];
-	memset(job, 0, sizeof(*job));
 	job->begin = GPULAT_NONE;
 	job->end = 0;
 	for (s = 0; s < GPUJOB_NSTAGES; s++) {
@@ -269,6 +299,8 @@ static int gpujob_on_job(const struct gpulat_job *j, void *data)
 	job->comm = j->comm;
 	job->pid = j->pid;
 	job->ring_idx = -1;
+	job->subrow = 0;
+	job->color = 0;
 	job->status = j->status;
 	job->lost_stages = j->lost_stages;
 	job->wait = j->wait;
@@ -464,7 +496,7 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 	struct gpujob_merge merge;
 	uint64_t *cpu_last = NULL;
 	struct tep_record rec;
-	size_t n_cpus;
+	size_t n_cpus, n;
 	int ret;
 
 	gpulat_session_opts_init(&o);
@@ -493,30 +525,35 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 
 	/* (last_ts, the end of a job never completed, was kept while collecting) */
 	memset(&rec, 0, sizeof(rec));
-	while (!ret && (r = gpujob_merge_next(&merge))) {
-		int cpu = r->cpu;
+	while (!ret && gpujob_merge_next(&merge, &r, &n)) {
+		const struct gpujob_raw *r_end = r + n;
 
-		if (!r->data) {
-			const struct kshark_entry *e = r->entry;
+		for (; !ret && r < r_end; r++) {
+			int cpu = r->cpu;
 
-			if (e->event_id != KS_EVENT_OVERFLOW)
-				continue; /* damaged: counted at load */
-			/* the number of missed events in the offset (-1 when unknown) */
-			gpulat_session_lost(ctx->session, cpu,
-					    cpu >= 0 && (size_t)cpu < n_cpus ? cpu_last[cpu] : 0,
-					    r->ts, e->offset > 0 ? (uint64_t)e->offset : 0);
-			continue;
+			if (!r->data) {
+				const struct kshark_entry *e = r->entry;
+
+				if (e->event_id != KS_EVENT_OVERFLOW)
+					continue; /* damaged: counted at load */
+				/* the number of missed events in the offset (-1 when unknown) */
+				gpulat_session_lost(
+					ctx->session, cpu,
+					cpu >= 0 && (size_t)cpu < n_cpus ? cpu_last[cpu] : 0, r->ts,
+					e->offset > 0 ? (uint64_t)e->offset : 0);
+				continue;
+			}
+			/* stream time: KernelShark may have calibrated (shifted) the entry */
+			rec.ts = r->ts;
+			rec.cpu = cpu;
+			rec.data = r->data;
+			rec.size = r->size;
+			ret = gpulat_session_push(ctx->session, &rec, r->entry);
+			if (ret > 0)
+				ret = 0;
+			if (cpu >= 0 && (size_t)cpu < n_cpus)
+				cpu_last[cpu] = r->ts;
 		}
-		/* stream time: KernelShark may have calibrated (shifted) the entry */
-		rec.ts = r->ts;
-		rec.cpu = cpu;
-		rec.data = r->data;
-		rec.size = r->size;
-		ret = gpulat_session_push(ctx->session, &rec, r->entry);
-		if (ret > 0)
-			ret = 0;
-		if (cpu >= 0 && (size_t)cpu < n_cpus)
-			cpu_last[cpu] = r->ts;
 	}
 	if (!ret)
 		ret = gpulat_session_finish(ctx->session);
