@@ -321,6 +321,11 @@ struct fnum {
 	int		size;		/* 1, 2, 4 or 8 */
 	unsigned int	sign_bits;	/* sign-extend from this many bits, 0: none */
 	uint8_t how; /* size and sign as one FN_* (host byte order) */
+	/* read_fnum()'s 8-byte load: shift left and back (sign), then mask */
+	uint8_t sh;
+	uint64_t mask;
+	/* offset + 8: the 8-byte load lies inside a record at least this long */
+	int64_t end8;
 };
 
 /*
@@ -466,15 +471,24 @@ static bool field_is_string(const struct tep_format_field *f)
 /* @f as a number field (the checks read_num() makes, once) */
 static struct fnum fnum_of(const struct tep_format_field *f)
 {
-	struct fnum n = { INT64_MAX, 0, 0, 0, FN_NONE };
+	struct fnum n = { INT64_MAX, 0, 0, 0, FN_NONE, 0, 0, INT64_MAX };
 
 	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8)
 		return n;
 	n.off = f->offset;
 	n.size = f->size;
 	n.end = (int64_t)f->offset + f->size;
+	n.end8 = (int64_t)f->offset + 8;
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8)
 		n.sign_bits = (unsigned int)f->size * 8;
+	/* the sizes tep_read_number() reads; it reads 0 for the others (mask 0) */
+	if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) {
+		n.mask = f->size == 8 ? ~0ULL : (1ULL << (f->size * 8)) - 1;
+		if (n.sign_bits) {
+			n.sh = (uint8_t)(64 - n.sign_bits);
+			n.mask = ~0ULL;
+		}
+	}
 	switch (f->size) {
 	case 1:
 		n.how = n.sign_bits ? FN_S8 : FN_U8;
@@ -923,6 +937,18 @@ static inline int read_fnum(const struct gpulat_binding *b, const struct fnum *n
 	uint32_t v32;
 	uint64_t v64;
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * Most fields have 8 bytes of the record from their offset: one load, the
+	 * sign and size by a shift and a mask, no switch (callgrind, KernelShark
+	 * dense-1M: ~1 M reads)
+	 */
+	if (__builtin_expect(n->end8 <= rec->size && !b->swap, 1)) {
+		memcpy(&v64, p, sizeof(v64));
+		*v = (uint64_t)((int64_t)(v64 << n->sh) >> n->sh) & n->mask;
+		return 0;
+	}
+#endif
 	if (n->end > rec->size)
 		return -1;
 	if (__builtin_expect(b->swap, 0)) {
