@@ -429,6 +429,152 @@ static bool divisors_ok(const char *s, const char *e)
 	return true;
 }
 
+/* @s at '(' or '[' of a balanced group (balanced() ran): just past its close */
+static const char *group_end(const char *s, const char *e)
+{
+	int depth = 0;
+
+	for (; s < e; s++) {
+		if (*s == '"' || *s == '\'') {
+			s = literal_end(s, e);
+		} else if (*s == '(' || *s == '[' || *s == '{') {
+			depth++;
+		} else if (*s == ')' || *s == ']' || *s == '}') {
+			if (!--depth)
+				return s + 1;
+		}
+	}
+	return e;
+}
+
+/*
+ * Past the operand at @s as libtraceevent's process_arg() takes it: a
+ * parenthesised group with the casts after it, REC->field, a name with the
+ * call after it, or a string; NULL for anything else (a unary operator:
+ * that path has an operand of its own).
+ */
+static const char *operand_end(const char *s, const char *e)
+{
+	const char *q;
+
+	s = skip_space(s, e);
+	if (s < e && *s == '(') {
+		while (s < e && *s == '(') {
+			s = skip_space(group_end(s, e), e);
+			/* "(type)(x)" or "(type)x": a cast, the operand follows */
+			if (s < e && ident_char(*s))
+				return operand_end(s, e);
+		}
+		return s;
+	}
+	if (s < e && (*s == '"' || *s == '\''))
+		return literal_end(s, e) + 1;
+	if (s >= e || !ident_char(*s))
+		return NULL;
+	for (q = s; q < e && ident_char(*q); q++)
+		;
+	if (at_token(s, s, e, "REC")) {
+		q = skip_space(q, e);
+		if (q + 2 <= e && q[0] == '-' && q[1] == '>')
+			for (q = skip_space(q + 2, e); q < e && ident_char(*q); q++)
+				;
+		return q;
+	}
+	q = skip_space(q, e);
+	return q < e && *q == '(' ? group_end(q, e) : q;
+}
+
+/*
+ * After "c ? a : b" and after "x[i]", libtraceevent 1.7.1's process_op()
+ * has no right operand of its own, and hands an operator it does not know
+ * (priority -1: "->", ".", "[", "]", "{", "}", "=", "+=", ";", "@", ...) to
+ * itself with that NULL operand: NULL->type, SIGSEGV (FINDINGS T13;
+ * trace-cmd report dies too). So what follows a conditional's else operand
+ * and every ']' must be a delimiter, a name, or an operator it knows. No
+ * format of Linux 6.1-6.18 here (6 686 print fmts) has anything else there.
+ */
+static bool next_op_known(const char *s, const char *e)
+{
+	s = skip_space(s, e);
+	if (s >= e || ident_char(*s) || strchr("(),:?\"'", *s))
+		return true;
+	switch (*s) {
+	case '-':
+		return !(s + 1 < e && (s[1] == '>' || s[1] == '='));
+	case '+':
+	case '&':
+	case '|':
+		if (s + 1 < e && s[1] == *s)
+			return true;	/* ++ && || */
+		return !(s + 1 < e && s[1] == '=');
+	case '<':
+	case '>':
+		/* << >> < > <= >= are known, <<= and >>= are not */
+		return !(s + 2 < e && s[1] == *s && s[2] == '=');
+	case '=':
+		return s + 1 < e && s[1] == '=';
+	case '!':
+	case '~':
+	case '*':
+	case '/':
+	case '%':
+	case '^':
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Each '?' scans ahead to its ':', so the conditionals are capped: kernel
+ * print fmts have at most 6 (Linux 6.1-6.18 here); 256 bound the scans of a
+ * hostile text to 256 passes.
+ */
+#define CHECK_CONDS_MAX	256
+
+static bool operators_ok(const char *s, const char *e)
+{
+	const char *p, *q;
+	int depth, conds, seen = 0;
+
+	for (p = s; p < e; p++) {
+		if (*p == '"' || *p == '\'') {
+			p = literal_end(p, e);
+			continue;
+		}
+		if (*p == ']') {
+			if (!next_op_known(p + 1, e))
+				return false;
+			continue;
+		}
+		if (*p != '?')
+			continue;
+		if (++seen > CHECK_CONDS_MAX)
+			return false;
+		/* its ':' at the same depth, past nested conditionals */
+		for (q = p + 1, depth = 0, conds = 1; q < e; q++) {
+			if (*q == '"' || *q == '\'')
+				q = literal_end(q, e);
+			else if (*q == '(' || *q == '[' || *q == '{')
+				depth++;
+			else if (*q == ')' || *q == ']' || *q == '}')
+				depth--;
+			else if (!depth && *q == '?')
+				conds++;
+			else if (!depth && *q == ':' && !--conds)
+				break;
+			if (depth < 0)
+				break;
+		}
+		if (q >= e || *q != ':')
+			return true;	/* no else: libtraceevent stops there */
+		q = operand_end(q + 1, e);
+		if (q && !next_op_known(q, e))
+			return false;
+	}
+	return true;
+}
+
 /* one events/SYSTEM/EVENT/format text; a reason or NULL */
 static const char *format_problem(const char *t, size_t n)
 {
@@ -467,6 +613,8 @@ static const char *format_problem(const char *t, size_t n)
 		return "a __print_flags or __print_symbolic value that does not start with a field";
 	if (!divisors_ok(pf + 12, e))
 		return "a print fmt dividing by zero or by no number";
+	if (!operators_ok(pf + 12, e))
+		return "a print fmt with an operator libtraceevent cannot parse there";
 	return NULL;
 }
 
