@@ -35,8 +35,27 @@
 #include "gpulat-read.h"
 #include "gpulat-session.h"
 
-/* a few lines of slack: malloc arenas, ASan's shadow and stack bookkeeping */
+/* a few lines of slack: malloc arenas and stack bookkeeping */
 #define SLACK	16
+
+/*
+ * Under AddressSanitizer the total is no measure of a leak: freed memory
+ * sits in ASan's quarantine (256 MB by default) and new blocks come from
+ * fresh allocator regions, so the line count grows with the number of
+ * opens (CI saw 207 -> 267 over 1000). There only the mappings of the trace
+ * file itself, which is what F12 is about, are checked; the plain build
+ * checks both.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define CHECK_TOTAL	0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CHECK_TOTAL	0
+#endif
+#endif
+#ifndef CHECK_TOTAL
+#define CHECK_TOTAL	1
+#endif
 
 static const char *path;
 
@@ -76,7 +95,7 @@ static void check_bounded(const char *what, int times, int n0, int f0)
 {
 	int f1, n1 = count_maps(&f1);
 
-	if (f1 > f0 || n1 > n0 + SLACK)
+	if (f1 > f0 || (CHECK_TOTAL && n1 > n0 + SLACK))
 		fail_msg("%s x%d: %d -> %d mappings, %d -> %d of %s", what, times, n0, n1, f0, f1,
 			 path);
 }
@@ -269,7 +288,7 @@ static void test_failed_open(void **state)
 	uint64_t off;
 	long len;
 	FILE *fp;
-	int i, f0 = 0, n0 = 0, f1;
+	int i, f0 = 0, n0 = 0, f1, n1;
 
 	(void)state;
 	fp = fopen(path, "rb");
@@ -305,7 +324,8 @@ static void test_failed_open(void **state)
 		if (!strstr(err, "CPU data missing or cut short"))
 			fail_msg("%s: not the failed data load of F3: %s", bad, err);
 	}
-	if (count_maps_of(bad, &f1) > n0 + SLACK || f1 > f0)
+	n1 = count_maps_of(bad, &f1);
+	if ((CHECK_TOTAL && n1 > n0 + SLACK) || f1 > f0)
 		fail_msg("failed open x100: %d -> %d mappings of %s", f0, f1, bad);
 	unlink(bad);
 }
