@@ -7,6 +7,7 @@
 #ifndef _GPULAT_INT_H
 #define _GPULAT_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -116,6 +117,40 @@ struct gpulat__hiter {
 struct gpulat__hnode *gpulat__htab_iter(const struct gpulat__htab *h, struct gpulat__hiter *it);
 
 uint64_t gpulat__hash_str(const char *s);
+
+/* ---- open-addressing u64 -> u64 map (htab.c) ------------------------------ */
+
+/*
+ * For the small, hot maps of scalars (the tracker's fence contexts): the
+ * key and value sit in the probed slot, so a hit costs one cache line
+ * where a chained gpulat__htab costs a bucket and a node. Linear probing,
+ * at most half full, grown by doubling. UINT64_MAX marks an empty slot, so
+ * that key is kept apart (has_max, max_val). No removal.
+ */
+struct gpulat__oslot {
+	uint64_t		key;
+	uint64_t		val;
+};
+
+struct gpulat__omap {
+	struct gpulat__oslot	*s;
+	size_t			cap;	/* power of two, 0 before init */
+	size_t			n;	/* keys in s[], not counting UINT64_MAX */
+	uint64_t		max_val;
+	bool			has_max;
+};
+
+int gpulat__omap_init(struct gpulat__omap *m, size_t cap);
+void gpulat__omap_fini(struct gpulat__omap *m);
+/* the value stored under @key, writable in place; NULL if absent */
+uint64_t *gpulat__omap_find(struct gpulat__omap *m, uint64_t key);
+/* inserts or overwrites; -ENOMEM leaves the map as it was */
+int gpulat__omap_put(struct gpulat__omap *m, uint64_t key, uint64_t val);
+/* keys held, UINT64_MAX included */
+static inline size_t gpulat__omap_count(const struct gpulat__omap *m)
+{
+	return m->n + m->has_max;
+}
 
 /* ---- ring names (ringname.c) ----------------------------------------------- */
 

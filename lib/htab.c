@@ -165,3 +165,126 @@ void gpulat__htab_prefetch_chain(const struct gpulat__htab *h, uint64_t k1, uint
 	if (n)
 		__builtin_prefetch(n, 1);
 }
+
+/* ---- open-addressing u64 -> u64 map --------------------------------------- */
+
+#define OMAP_EMPTY	UINT64_MAX
+
+/*
+ * murmur3's 64-bit finalizer: fence contexts are small consecutive numbers
+ * with the file index in the high half, so every input bit must reach the
+ * low bits the slot is taken from.
+ */
+static inline uint64_t omap_hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return k;
+}
+
+static struct gpulat__oslot *omap_alloc(size_t cap)
+{
+	struct gpulat__oslot *s = malloc(cap * sizeof(*s));
+	size_t i;
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < cap; i++)
+		s[i].key = OMAP_EMPTY;
+	return s;
+}
+
+int gpulat__omap_init(struct gpulat__omap *m, size_t cap)
+{
+	size_t n = 16;
+
+	while (n < cap)
+		n <<= 1;
+	m->s = omap_alloc(n);
+	if (!m->s)
+		return -ENOMEM;
+	m->cap = n;
+	m->n = 0;
+	m->has_max = false;
+	m->max_val = 0;
+	return 0;
+}
+
+void gpulat__omap_fini(struct gpulat__omap *m)
+{
+	free(m->s);
+	m->s = NULL;
+	m->cap = 0;
+	m->n = 0;
+	m->has_max = false;
+}
+
+/* @key's slot, or the empty slot where it would go; the map is never full */
+static struct gpulat__oslot *omap_slot(const struct gpulat__omap *m, uint64_t key)
+{
+	size_t mask = m->cap - 1, i = (size_t)omap_hash(key) & mask;
+
+	while (m->s[i].key != key && m->s[i].key != OMAP_EMPTY)
+		i = (i + 1) & mask;
+	return &m->s[i];
+}
+
+uint64_t *gpulat__omap_find(struct gpulat__omap *m, uint64_t key)
+{
+	struct gpulat__oslot *s;
+
+	if (key == OMAP_EMPTY)
+		return m->has_max ? &m->max_val : NULL;
+	if (!m->cap)
+		return NULL;
+	s = omap_slot(m, key);
+	return s->key == key ? &s->val : NULL;
+}
+
+static int omap_grow(struct gpulat__omap *m)
+{
+	struct gpulat__omap nm = { .cap = m->cap ? m->cap * 2 : 16 };
+	size_t i;
+
+	nm.s = omap_alloc(nm.cap);
+	if (!nm.s)
+		return -ENOMEM;
+	for (i = 0; i < m->cap; i++)
+		if (m->s[i].key != OMAP_EMPTY)
+			*omap_slot(&nm, m->s[i].key) = m->s[i];
+	free(m->s);
+	m->s = nm.s;
+	m->cap = nm.cap;
+	return 0;
+}
+
+int gpulat__omap_put(struct gpulat__omap *m, uint64_t key, uint64_t val)
+{
+	struct gpulat__oslot *s;
+
+	if (key == OMAP_EMPTY) {
+		m->max_val = val;
+		m->has_max = true;
+		return 0;
+	}
+	if (m->cap) {
+		s = omap_slot(m, key);
+		if (s->key == key) {
+			s->val = val;
+			return 0;
+		}
+	}
+	/* at most half full: probe runs stay short and an empty slot exists */
+	if (2 * (m->n + 1) > m->cap) {
+		if (omap_grow(m))
+			return -ENOMEM;
+	}
+	s = omap_slot(m, key);
+	s->key = key;
+	s->val = val;
+	m->n++;
+	return 0;
+}

@@ -98,36 +98,33 @@ struct ring *gpulat__tk_get_ring(struct gpulat_tracker *t, const char *dev, cons
 	return r;
 }
 
+/*
+ * Keyed FK(t, ctx): the low 32 bits are U32(ctx), the high 32 the file's
+ * index, the same pair the chained table keyed by (U32(ctx), cur_file).
+ */
 void gpulat__tk_ctx_learn(struct gpulat_tracker *t, uint64_t ctx, struct ring *r)
 {
-	struct gpulat__hnode *n;
-	struct ctxmap *m;
+	uint64_t *v;
 
 	if (!r)
 		return;
-	n = gpulat__htab_find(&t->ctxs, U32(ctx), t->cur_file);
-	if (n) {
-		gpulat_container_of(n, struct ctxmap, node)->ring = r;
+	v = gpulat__omap_find(&t->ctxs, FK(t, ctx));
+	if (v) {
+		*v = (uintptr_t)r;
 		return;
 	}
 	if (t->nctx >= MAX_CTX_MAP)
 		return;
-	m = calloc(1, sizeof(*m));
-	if (!m)
+	if (gpulat__omap_put(&t->ctxs, FK(t, ctx), (uintptr_t)r))
 		return;
-	m->ring = r;
-	if (gpulat__htab_insert(&t->ctxs, &m->node, U32(ctx), t->cur_file)) {
-		free(m);
-		return;
-	}
 	t->nctx++;
 }
 
 struct ring *gpulat__tk_ctx_ring(struct gpulat_tracker *t, uint64_t ctx)
 {
-	struct gpulat__hnode *n = gpulat__htab_find(&t->ctxs, U32(ctx), t->cur_file);
+	uint64_t *v = gpulat__omap_find(&t->ctxs, FK(t, ctx));
 
-	return n ? gpulat_container_of(n, struct ctxmap, node)->ring : NULL;
+	return v ? (struct ring *)(uintptr_t)*v : NULL;
 }
 
 int gpulat__tk_grow_cpu(struct gpulat_tracker *t, int cpu)
@@ -224,32 +221,25 @@ bool gpulat__tk_lost_between(const struct gpulat_tracker *t, int cpu, uint64_t f
  */
 static bool fence_may_exist(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno)
 {
-	struct gpulat__hnode *n;
+	uint64_t *max;
 
 	if (t->fmax_off)
 		return true;
-	n = gpulat__htab_find(&t->fmax, FK(t, ctx), 0);
-	return n && U32(seqno) <= gpulat_container_of(n, struct fmax, node)->max;
+	max = gpulat__omap_find(&t->fmax, FK(t, ctx));
+	return max && U32(seqno) <= *max;
 }
 
 static void fence_indexed(struct gpulat_tracker *t, uint64_t ctx, uint64_t seqno)
 {
-	struct gpulat__hnode *n = gpulat__htab_find(&t->fmax, FK(t, ctx), 0);
-	struct fmax *m;
+	uint64_t *max = gpulat__omap_find(&t->fmax, FK(t, ctx));
 
-	if (n) {
-		m = gpulat_container_of(n, struct fmax, node);
-		if (U32(seqno) > m->max)
-			m->max = U32(seqno);
+	if (max) {
+		if (U32(seqno) > *max)
+			*max = U32(seqno);
 		return;
 	}
-	m = malloc(sizeof(*m));
-	if (!m || gpulat__htab_insert(&t->fmax, &m->node, FK(t, ctx), 0)) {
-		free(m);
+	if (gpulat__omap_put(&t->fmax, FK(t, ctx), U32(seqno)))
 		t->fmax_off = true; /* no bound known for this context: look up everything */
-		return;
-	}
-	m->max = U32(seqno);
 }
 
 /* by_fence's keys of @j: those gpulat__tk_set_fence() inserted it with */

@@ -41,17 +41,6 @@ struct ring {
 	bool			is_ptr;		/* gpulat_ring_is_ptr(name): a "0x..." label */
 };
 
-struct ctxmap {
-	struct gpulat__hnode	node;
-	struct ring		*ring;
-};
-
-/* the largest U32(seqno) by_fence ever held under one FK(ctx) (track-index.c) */
-struct fmax {
-	struct gpulat__hnode	node;
-	uint64_t		max;
-};
-
 /* a dependency on a fence of no traced job, waiting for its dma_fence_signaled */
 struct watch {
 	struct gpulat__hnode	node;
@@ -230,12 +219,13 @@ struct gpulat_tracker {
 	struct ring		*all_rings;
 	/* gpulat__tk_get_ring()'s last rings, by the caller's name pointer (a hint) */
 	struct ring		*ring_hint[RING_HINTS];
-	struct gpulat__htab	ctxs;		/* fence context -> ring (6.17 orphans) */
+	struct gpulat__omap	ctxs;		/* FK(ctx) -> struct ring * (6.17 orphans) */
 	size_t			nctx;
 
 	struct ftab		by_fence;
 	struct gpulat__htab	by_ptr, by_id;
-	struct gpulat__htab	fmax;		/* FK(ctx) -> struct fmax: skips by_fence misses */
+	/* FK(ctx) -> the largest U32(seqno) by_fence ever held: skips its misses */
+	struct gpulat__omap	fmax;
 	bool			fmax_off;	/* an fmax failed to allocate: no skipping */
 	struct gpulat__htab	watches;	/* foreign dependency fences */
 	struct joblist		open;		/* no done yet */

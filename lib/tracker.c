@@ -171,10 +171,10 @@ struct gpulat_tracker *gpulat_tracker_new(const struct gpulat_tracker_ops *ops, 
 	if (!t->empty || !t->unknown)
 		goto fail;
 	t->empty_id = gpulat__strtab_id(t->empty);
-	if (gpulat__htab_init(&t->rings, 16) || gpulat__htab_init(&t->ctxs, 64) ||
+	if (gpulat__htab_init(&t->rings, 16) || gpulat__omap_init(&t->ctxs, 64) ||
 	    gpulat__tk_fence_init(t) || gpulat__htab_init(&t->by_ptr, 1024) ||
 	    gpulat__htab_init(&t->by_id, 1024) || gpulat__htab_init(&t->dc_seq, 1024) ||
-	    gpulat__htab_init(&t->watches, 64) || gpulat__htab_init(&t->fmax, 64) ||
+	    gpulat__htab_init(&t->watches, 64) || gpulat__omap_init(&t->fmax, 64) ||
 	    gpulat__htab_init(&t->dc_fence, 1024) || gpulat__htab_init(&t->dc_ptr, 1024))
 		goto fail;
 	return t;
@@ -192,8 +192,6 @@ fail:
  */
 void gpulat_tracker_free(struct gpulat_tracker *t)
 {
-	struct gpulat__hiter it = { 0 };
-	struct gpulat__hnode *n;
 	struct ring *r, *rn;
 
 	if (!t)
@@ -218,14 +216,9 @@ void gpulat_tracker_free(struct gpulat_tracker *t)
 		rn = r->next_all;
 		free(r);
 	}
-	while ((n = gpulat__htab_iter(&t->ctxs, &it)))
-		free(gpulat_container_of(n, struct ctxmap, node));
-	it = (struct gpulat__hiter){ 0 };
-	while ((n = gpulat__htab_iter(&t->fmax, &it)))
-		free(gpulat_container_of(n, struct fmax, node));
-	gpulat__htab_fini(&t->fmax);
+	gpulat__omap_fini(&t->fmax);
 	gpulat__htab_fini(&t->rings);
-	gpulat__htab_fini(&t->ctxs);
+	gpulat__omap_fini(&t->ctxs);
 	gpulat__tk_fence_fini(t);
 	gpulat__htab_fini(&t->by_ptr);
 	gpulat__htab_fini(&t->by_id);

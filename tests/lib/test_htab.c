@@ -4,7 +4,8 @@
  * inserts and removes over a small key space, so that collisions, removals
  * from the middle of a run, growth and equal keys all happen; after every
  * step each key's nodes must be exactly the model's, in insertion order
- * reversed, and the iterator must visit each node once.
+ * reversed, and the iterator must visit each node once. gpulat__omap
+ * against an array model too (test_omap).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -155,11 +156,74 @@ static void test_iter_free(void **state)
 	assert_null(gpulat__htab_iter(&h, &it));
 }
 
+/*
+ * gpulat__omap against a plain array model: keys spread over the whole u64
+ * range (UINT64_MAX, 0 and near neighbours included), inserts, overwrites
+ * through put and through the found pointer, growth from the smallest size.
+ */
+#define OKEYS	5000
+
+static void test_omap(void **state)
+{
+	static uint64_t keys[OKEYS], vals[OKEYS];
+	static unsigned char in[OKEYS];
+	struct gpulat__omap m = { 0 };
+	uint64_t s = 0x243f6a8885a308d3ULL, *v;
+	size_t i, step, n = 0;
+
+	(void)state;
+	assert_null(gpulat__omap_find(&m, 1));	/* never initialised */
+	assert_int_equal(gpulat__omap_init(&m, 1), 0);
+	assert_null(gpulat__omap_find(&m, UINT64_MAX));
+	for (i = 0; i < OKEYS; i++) {
+		/* consecutive small keys, file-like high halves, random ones */
+		if (i % 3 == 0)
+			keys[i] = i;
+		else if (i % 3 == 1)
+			keys[i] = (uint64_t)(i % 7) << 32 | i;
+		else
+			keys[i] = rnd(&s);
+	}
+	keys[1] = UINT64_MAX;
+	keys[4] = UINT64_MAX - 1;
+	for (step = 0; step < 4 * OKEYS; step++) {
+		i = rnd(&s) % OKEYS;
+		if (!in[i] || step % 2) {
+			vals[i] = rnd(&s);
+			assert_int_equal(gpulat__omap_put(&m, keys[i], vals[i]), 0);
+			n += !in[i];
+			in[i] = 1;
+		} else {
+			v = gpulat__omap_find(&m, keys[i]);
+			assert_non_null(v);
+			vals[i] ^= step;
+			*v = vals[i];
+		}
+		assert_int_equal(gpulat__omap_count(&m), n);
+	}
+	for (i = 0; i < OKEYS; i++) {
+		v = gpulat__omap_find(&m, keys[i]);
+		if (!in[i]) {
+			assert_null(v);
+			continue;
+		}
+		assert_non_null(v);
+		assert_true(*v == vals[i]);
+	}
+	assert_true(in[1] && gpulat__omap_find(&m, UINT64_MAX));
+	/* at most half full */
+	assert_true(2 * m.n <= m.cap);
+	gpulat__omap_fini(&m);
+	assert_null(gpulat__omap_find(&m, keys[0]));
+	assert_null(gpulat__omap_find(&m, UINT64_MAX));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model),
 		cmocka_unit_test(test_iter_free),
+		cmocka_unit_test(test_omap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
