@@ -234,6 +234,8 @@ void gpulat__qacc_init(struct gpulat__qacc *q);
 void gpulat__qacc_fini(struct gpulat__qacc *q);
 int gpulat__qacc_add_slow(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq);
 int gpulat__qacc_add_hist(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq);
+/* exact values into the histogram now (stats.c: the set's budget is spent) */
+int gpulat__qacc_to_hist(struct gpulat__qacc *q);
 
 /* n, sum, min and max (and where the max happened) of one more value */
 static inline void gpulat__qacc_account(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu,
@@ -365,6 +367,12 @@ void gpulat__stats_on_horizon(struct gpulat_stats *s, uint64_t (*fn)(void *data)
 int gpulat__stats_queued(struct gpulat_stats *s, const struct gpulat_event *ev);
 /* the submitters' last queue events of @from go to the new @to (live cuts) */
 void gpulat__stats_move_submitters(struct gpulat_stats *to, struct gpulat_stats *from);
+/*
+ * tests: @s's exact-value slots as counted against GPULAT_EXACT_BUDGET, as its
+ * groups' arrays hold them (@held), and in arrays past GPULAT_EXACT_KEEP (@big)
+ */
+void gpulat__stats_exact_slots(const struct gpulat_stats *s, size_t *counted, size_t *held,
+			       size_t *big);
 
 /* ---- tracker (tracker.c) ------------------------------------------------- */
 

@@ -5,7 +5,8 @@
  *
  * Exact while at most GPULAT_EXACT_MAX values were added (kept as 32-bit
  * numbers while every value fits, which latencies up to 4.29 s do: half the
- * memory); beyond that the
+ * memory) and, for the statistics' groups, while their stats set's budget of
+ * exact values lasts (stats.c, gpulat__qacc_to_hist()); beyond that the
  * values move into a log-linear histogram (GPULAT_QSUB buckets per power of
  * two) and every quantile is within GPULAT_REL_ERROR (1/128) of the exact
  * one, relative: a value v >= 2 * QSUB lies in a bucket [lo, lo + w) with
@@ -147,12 +148,20 @@ static void welford(struct gpulat__qacc *q, uint64_t v)
 	q->wm2 += d * ((double)v - q->wmean);
 }
 
-static int to_hist(struct gpulat__qacc *q)
+/*
+ * The exact values into the histogram: past GPULAT_EXACT_MAX, or when the
+ * stats set's budget of exact values is spent (stats.c). A no-op in histogram
+ * mode. On -ENOMEM before the move @q is unchanged.
+ */
+int gpulat__qacc_to_hist(struct gpulat__qacc *q)
 {
-	uint64_t n = q->n, **hb = calloc(nblocks(), sizeof(*hb));
 	struct gpulat__qacc ex = *q;	/* the exact values (the union changes) */
+	uint64_t n = q->n, **hb;
 	size_t i;
 
+	if (q->mode == GPULAT_QM_HIST)
+		return 0;
+	hb = calloc(nblocks(), sizeof(*hb));
 	if (!hb)
 		return -ENOMEM;
 	/*
@@ -209,7 +218,7 @@ int gpulat__qacc_add_slow(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int c
 		void *nv;
 
 		if (q->nv >= GPULAT_EXACT_MAX) {
-			if (to_hist(q))
+			if (gpulat__qacc_to_hist(q))
 				return -ENOMEM;
 			return gpulat__qacc_add_hist(q, v, ts, cpu, seq);
 		}
@@ -233,7 +242,7 @@ int gpulat__qacc_add_slow(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int c
 		q->v[q->nv++] = v;
 	else
 		q->v32[q->nv++] = (uint32_t)v;
-	/* exact mode keeps no running stddev: to_hist() replays it */
+	/* exact mode keeps no running stddev: gpulat__qacc_to_hist() replays it */
 	gpulat__qacc_account(q, v, ts, cpu, seq);
 	return 0;
 }
@@ -390,7 +399,8 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 		 * stddev below is a double sum whose rounding depends on the
 		 * order of its terms, and the reports print it to 17 digits,
 		 * so the ascending order is part of the output. A sorted copy:
-		 * @q keeps its values in the order they came (to_hist()).
+		 * @q keeps its values in the order they came
+		 * (gpulat__qacc_to_hist()).
 		 */
 		uint64_t buf[SUMMARY_BUF], *v = buf;
 

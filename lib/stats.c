@@ -240,6 +240,8 @@ struct gpulat_stats {
 	size_t			max_groups;
 	struct grp		*others[GPULAT_G__COUNT];
 	uint64_t		groups_dropped[GPULAT_G__COUNT];	/* keys sent there */
+	/* exact-value slots of all groups' accumulators, against GPULAT_EXACT_BUDGET */
+	size_t			exact_slots;
 };
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -592,6 +594,26 @@ void gpulat__stats_move_submitters(struct gpulat_stats *to, struct gpulat_stats 
 
 	to->subs = from->subs;
 	from->subs = t;
+}
+
+void gpulat__stats_exact_slots(const struct gpulat_stats *s, size_t *counted, size_t *held,
+			       size_t *big)
+{
+	size_t i;
+	int k, m;
+
+	*counted = s->exact_slots;
+	*held = *big = 0;
+	for (k = 0; k < GPULAT_G__COUNT; k++)
+		for (i = 0; i < s->list[k].n; i++) {
+			const struct grp *g = s->list[k].v[i];
+
+			for (m = 0; g->q && m < GPULAT_M__COUNT; m++) {
+				*held += g->q[m].cap;
+				if (g->q[m].cap > GPULAT_EXACT_KEEP)
+					*big += g->q[m].cap;
+			}
+		}
 }
 
 /*
@@ -1020,16 +1042,66 @@ static struct grp *new_group(enum gpulat_group_kind k)
 	return g;
 }
 
-/* one complete job's metrics @val (GPULAT_NONE: none) into @q[GPULAT_M__COUNT] */
-static inline int qacc_add_all(struct gpulat__qacc *q, const uint64_t *val, uint64_t at, int cpu,
-			       uint64_t seq)
+/*
+ * One value into @q, whose exact array is full: the set's budget of exact
+ * values (GPULAT_EXACT_BUDGET slots, counted as the arrays are allocated:
+ * 4, 8, ... GPULAT_EXACT_MAX, each doubling) decides. Under GPULAT_EXACT_KEEP
+ * values the array always grows: small groups stay exact whatever the
+ * others hold. From GPULAT_EXACT_KEEP on it grows only if the set stays
+ * within the budget, else the metric goes to the histogram now (quantiles
+ * within GPULAT_REL_ERROR, marked approximate) rather than at
+ * GPULAT_EXACT_MAX. So the arrays past GPULAT_EXACT_KEEP, all together,
+ * never hold more than the budget.
+ */
+static int qacc_add_full(struct gpulat_stats *s, struct gpulat__qacc *q, uint64_t v, uint64_t at,
+			 int cpu, uint64_t seq)
+{
+	uint32_t cap = q->cap;
+	int ret;
+
+	if (q->nv >= GPULAT_EXACT_KEEP && q->nv < GPULAT_EXACT_MAX &&
+	    s->exact_slots + q->cap > GPULAT_EXACT_BUDGET) {
+		ret = gpulat__qacc_to_hist(q);
+		if (!ret)
+			ret = gpulat__qacc_add_hist(q, v, at, cpu, seq);
+	} else {
+		ret = gpulat__qacc_add_slow(q, v, at, cpu, seq);
+	}
+	/* grown, moved to the histogram (cap 0) or, on -ENOMEM, either or neither */
+	s->exact_slots = s->exact_slots - cap + q->cap;
+	return ret;
+}
+
+/*
+ * one complete job's metrics @val (GPULAT_NONE: none) into @q[GPULAT_M__COUNT];
+ * the budget is asked only where an exact array is full, so a value with room
+ * costs what gpulat__qacc_add() does (the repeated nv < cap folds into its own)
+ */
+static inline int qacc_add_all(struct gpulat_stats *s, struct gpulat__qacc *q,
+			       const uint64_t *val, uint64_t at, int cpu, uint64_t seq)
 {
 	int m, ret = 0;
 
-	for (m = 0; m < GPULAT_M__COUNT; m++)
-		if (val[m] != GPULAT_NONE)
+	for (m = 0; m < GPULAT_M__COUNT; m++) {
+		if (val[m] == GPULAT_NONE)
+			continue;
+		if (q[m].nv < q[m].cap || q[m].mode == GPULAT_QM_HIST)
 			ret |= gpulat__qacc_add(&q[m], val[m], at, cpu, seq);
+		else
+			ret |= qacc_add_full(s, &q[m], val[m], at, cpu, seq);
+	}
 	return ret;
+}
+
+/* exact-value slots of @q[GPULAT_M__COUNT] (0 in histogram mode) */
+static size_t qacc_slots(const struct gpulat__qacc *q)
+{
+	size_t n = 0;
+	int m;
+
+	for (m = 0; m < GPULAT_M__COUNT; m++)
+		n += q[m].cap;
+	return n;
 }
 
 /*
@@ -1052,10 +1124,16 @@ static int rows_replay(const struct grp *g, struct gpulat__qacc *q, uint64_t (*b
 			q[m].cap = ROWS_MAX;
 		}
 	}
+	/*
+	 * ROWS_MAX values per metric, far under GPULAT_EXACT_KEEP: no budget to
+	 * ask (rows_to_qacc() counts the slots)
+	 */
 	for (r = 0; r < g->nrows; r++) {
 		const struct vrow *w = &g->rows[r];
 
-		ret |= qacc_add_all(q, w->v, w->at, w->cpu, w->seq);
+		for (m = 0; m < GPULAT_M__COUNT; m++)
+			if (w->v[m] != GPULAT_NONE)
+				ret |= gpulat__qacc_add(&q[m], w->v[m], w->at, w->cpu, w->seq);
 	}
 	return ret;
 }
@@ -1069,7 +1147,7 @@ static void qacc_fini_all(struct gpulat__qacc *q)
 }
 
 /* a group past ROWS_MAX jobs: accumulators from its rows, then no rows */
-static int rows_to_qacc(struct grp *g)
+static int rows_to_qacc(struct gpulat_stats *s, struct grp *g)
 {
 	struct gpulat__qacc *q = malloc(GPULAT_M__COUNT * sizeof(*q));
 
@@ -1081,6 +1159,7 @@ static int rows_to_qacc(struct grp *g)
 		return -ENOMEM;
 	}
 	g->q = q;
+	s->exact_slots += qacc_slots(q);
 	free(g->rows);
 	g->rows = NULL;
 	g->nrows = g->caprows = 0;
@@ -1088,14 +1167,15 @@ static int rows_to_qacc(struct grp *g)
 }
 
 /* one complete job's metrics @val (GPULAT_NONE: none) */
-static int group_values(struct grp *g, const uint64_t *val, uint64_t at, int at_cpu, uint64_t seq)
+static int group_values(struct gpulat_stats *s, struct grp *g, const uint64_t *val, uint64_t at,
+			int at_cpu, uint64_t seq)
 {
 	struct vrow *w;
 
-	if (!g->q && g->nrows == ROWS_MAX && rows_to_qacc(g))
+	if (!g->q && g->nrows == ROWS_MAX && rows_to_qacc(s, g))
 		return -ENOMEM;
 	if (g->q)
-		return qacc_add_all(g->q, val, at, at_cpu, seq);
+		return qacc_add_all(s, g->q, val, at, at_cpu, seq);
 	if (g->nrows == g->caprows) {
 		uint32_t cap = g->caprows ? g->caprows * 2 : ROWS_CAP0;
 
@@ -1182,10 +1262,13 @@ static struct grp *get_group(struct gpulat_stats *s, enum gpulat_group_kind k,
 	return g;
 }
 
-static void free_group(struct grp *g)
+static void free_group(struct gpulat_stats *s, struct grp *g)
 {
-	if (g->q)
+	if (g->q) {
+		/* the budget's count, given back as qacc_add_full() took it */
+		s->exact_slots -= qacc_slots(g->q);
 		qacc_fini_all(g->q);
+	}
 	free(g->q);
 	free(g->rows);
 	kq_free(&g->depth);
@@ -1238,7 +1321,7 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 	if (j->exec != GPULAT_NONE && (j->timing & GPULAT_TIMING_EXEC_HW))
 		g->g.exec_measured++;
 	if (j->status == GPULAT_JOB_COMPLETE) {
-		ret |= group_values(g, val, at, at_cpu, j->seq);
+		ret |= group_values(s, g, val, at, at_cpu, j->seq);
 		if (j->start_ts != GPULAT_NONE && d != GPULAT_NONE && d >= j->start_ts) {
 			struct tev e = {
 				.t = j->start_ts,
@@ -1499,7 +1582,7 @@ void gpulat_stats_free(struct gpulat_stats *s)
 		return;
 	for (k = 0; k < GPULAT_G__COUNT; k++) {
 		for (i = 0; i < s->list[k].n; i++)
-			free_group(s->list[k].v[i]);
+			free_group(s, s->list[k].v[i]);
 		free(s->list[k].v);
 		gpulat__htab_fini(&s->groups[k]);
 	}

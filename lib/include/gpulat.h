@@ -525,9 +525,12 @@ uint64_t gpulat_job_metric(const struct gpulat_job *job, enum gpulat_metric m);
 
 /*
  * Quantiles are nearest-rank (docs/truth-format.md). They are exact while a group
- * holds at most GPULAT_EXACT_MAX values of a metric; above that the values go
- * into a log-linear histogram and each quantile is within GPULAT_REL_ERROR of
- * the exact one (relative). @exact says which.
+ * holds at most GPULAT_EXACT_MAX values of a metric and the stats set's budget of
+ * GPULAT_EXACT_BUDGET exact values lasts; above that the values go into a
+ * log-linear histogram and each quantile is within GPULAT_REL_ERROR of the
+ * exact one (relative). @exact says which. Past the budget, a metric with
+ * GPULAT_EXACT_KEEP values or more that needs room for more goes to the
+ * histogram; one with fewer always stays exact (small groups).
  */
 /*
  * 8192 u64 = 64 KiB, about the 58 KiB of the histogram a group switches to
@@ -536,6 +539,13 @@ uint64_t gpulat_job_metric(const struct gpulat_job *job, enum gpulat_metric m);
  */
 #define GPULAT_EXACT_MAX	8192
 #define GPULAT_REL_ERROR	(1.0 / 128)
+/*
+ * Exact-value slots of one stats set, all groups and metrics (2 MiB of 32-bit
+ * values): with many groups (32 rings x processes x 5 metrics) the exact
+ * values, not the jobs in flight, made memory grow with the trace.
+ */
+#define GPULAT_EXACT_BUDGET	(1u << 19)
+#define GPULAT_EXACT_KEEP	4096
 
 struct gpulat_summary {
 	uint64_t	n;
