@@ -88,6 +88,7 @@ struct chk {
 	struct gpulat__cpuspan *span;
 	int		nspan;
 	bool		shifts;		/* v6: an option that changes timestamps */
+	bool		all_chunks;	/* decompress and check every chunk, not chunk 0 */
 };
 
 static int bad(struct chk *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -798,6 +799,32 @@ static const char *page_problem(const struct chk *c, const unsigned char *p)
 }
 
 /*
+ * The page headers in @n bytes of CPU @cpu's data read from file offset @at;
+ * @first: they start the CPU's data (@size bytes in all). A last partial
+ * page is not read by libtracecmd (whole pages only), except when it is the
+ * CPU's first: tracecmd_init_data() loads the first page whatever the CPU's
+ * size (libtracecmd 1.3.1, T14), so a CPU of 1023 bytes has its one header
+ * checked too.
+ */
+static int check_block(struct chk *c, int cpu, const unsigned char *p, size_t n, uint64_t at,
+		       bool first, uint64_t size)
+{
+	const char *why;
+	size_t k;
+
+	for (k = 0; k + c->page <= n || (first && !k); k += c->page) {
+		if (k + c->data_off > n)
+			return bad(c, "CPU %d data (%llu bytes) shorter than a page header", cpu,
+				   (unsigned long long)size);
+		why = page_problem(c, p + k);
+		if (why)
+			return bad(c, "CPU %d page at offset %llu: %s", cpu,
+				   (unsigned long long)(at + k), why);
+	}
+	return 0;
+}
+
+/*
  * The page headers of @size bytes at @off through a mapping of SCAN_BLOCK
  * at a time: only the header's cache line of each page is touched, where
  * pread() copied every byte of the CPU data a second time (the v6 reader
@@ -809,9 +836,9 @@ static int check_pages_mapped(struct chk *c, int cpu, uint64_t off, uint64_t siz
 {
 	uint64_t sys = (uint64_t)sysconf(_SC_PAGESIZE), done = 0;
 	const unsigned char *p;
-	const char *why;
-	size_t n, k, lead;
+	size_t n, lead;
 	void *m;
+	int ret;
 
 	if (c->fd < 0 || !sys || sys & (sys - 1))
 		return 1;
@@ -823,16 +850,10 @@ static int check_pages_mapped(struct chk *c, int cpu, uint64_t off, uint64_t siz
 		if (m == MAP_FAILED)
 			return 1; /* the pread() loop checks it all again */
 		p = (const unsigned char *)m + lead;
-		/* a last partial page is not read by libtracecmd (whole pages only) */
-		for (k = 0; k + c->page <= n; k += c->page) {
-			why = page_problem(c, p + k);
-			if (why) {
-				munmap(m, n + lead);
-				return bad(c, "CPU %d page at offset %llu: %s", cpu,
-					   (unsigned long long)(off + done + k), why);
-			}
-		}
+		ret = check_block(c, cpu, p, n, off + done, !done, size);
 		munmap(m, n + lead);
+		if (ret)
+			return ret;
 		done += n;
 	}
 	return 0;
@@ -843,8 +864,7 @@ static int check_pages(struct chk *c, int cpu, uint64_t off, uint64_t size)
 {
 	unsigned char *buf;
 	uint64_t done = 0;
-	const char *why;
-	size_t n, k;
+	size_t n;
 	int ret;
 
 	if (!c->mem) {
@@ -866,14 +886,10 @@ static int check_pages(struct chk *c, int cpu, uint64_t off, uint64_t size)
 			free(buf);
 			return bad(c, "CPU %d data cut short", cpu);
 		}
-		/* a last partial page is not read by libtracecmd (whole pages only) */
-		for (k = 0; k + c->page <= n; k += c->page) {
-			why = page_problem(c, buf + k);
-			if (why) {
-				free(buf);
-				return bad(c, "CPU %d page at offset %llu: %s", cpu,
-					   (unsigned long long)(off + done + k), why);
-			}
+		ret = check_block(c, cpu, buf, n, off + done, !done, size);
+		if (ret) {
+			free(buf);
+			return ret;
 		}
 		done += n;
 	}
@@ -911,26 +927,28 @@ static int check_chunks(struct chk *c, int cpu, uint64_t off, uint64_t size)
 				   "than %ux: a decompression bomb)",
 				   cpu, (unsigned long long)i, (unsigned long long)us,
 				   (unsigned long long)zs, MAX_CHUNK_RATIO);
-		if (i == 0 && c->dctx) {
+		if ((i == 0 || c->all_chunks) && c->dctx) {
 			z = malloc(zs);
 			u = malloc(us);
 			if (!z || !u || rd(c, p, z, zs)) {
 				free(z);
 				free(u);
-				return bad(c, "CPU %d: chunk 0 cut short", cpu);
+				return bad(c, "CPU %d: chunk %llu cut short", cpu,
+					   (unsigned long long)i);
 			}
 			r = ZSTD_decompressDCtx(c->dctx, u, us, z, zs);
 			free(z);
 			if (ZSTD_isError(r) || r != us) {
 				free(u);
-				return bad(c, "CPU %d: chunk 0 does not decompress", cpu);
+				return bad(c, "CPU %d: chunk %llu does not decompress", cpu,
+					   (unsigned long long)i);
 			}
 			for (k = 0; k < us; k += c->page) {
 				why = page_problem(c, u + k);
 				if (why) {
 					free(u);
-					return bad(c, "CPU %d: chunk 0 page %zu: %s", cpu,
-						   k / c->page, why);
+					return bad(c, "CPU %d: chunk %llu page %zu: %s", cpu,
+						   (unsigned long long)i, k / c->page, why);
 				}
 			}
 			free(u);
@@ -1247,25 +1265,12 @@ static int check_v7(struct chk *c, uint64_t off)
 	return 0;
 }
 
-/**
- * gpulat__check_trace - walk @path's structure before any third-party parser
- * @path: the file (its magic was checked)
- * @why: the reason on failure ("CPU count 16777217 larger than ...")
- * @whylen: its size
- * @span: if not NULL, set to the CPU table of a v6 file (free() it; NULL
- *	for a v7 file or on failure)
- * @nspan: its entries
- * @shifts: if not NULL, set when a v6 file has an option that makes
- *	libtracecmd change the timestamps (DATE, OFFSET, TIME_SHIFT, GUEST,
- *	TSC2NSEC)
- *
- * Return: 0, or -1 with @why set.
- */
-int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpulat__cpuspan **span,
-			int *nspan, bool *shifts)
+/* the walk of gpulat__check_trace(); @all_chunks: every zstd chunk's pages */
+static int check_trace(const char *path, char *why, size_t whylen, struct gpulat__cpuspan **span,
+		       int *nspan, bool *shifts, bool all_chunks)
 {
 	struct chk c = { .commit_off = 8, .commit_size = 8, .data_off = 16, .why = why,
-			 .whylen = whylen };
+			 .whylen = whylen, .all_chunks = all_chunks };
 	unsigned char hdr[12 + 6];
 	uint64_t off = sizeof(hdr);
 	int ret;
@@ -1316,6 +1321,44 @@ int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpula
 	if (shifts)
 		*shifts = c.shifts;
 	return ret;
+}
+
+/**
+ * gpulat__check_trace - walk @path's structure before any third-party parser
+ * @path: the file (its magic was checked)
+ * @why: the reason on failure ("CPU count 16777217 larger than ...")
+ * @whylen: its size
+ * @span: if not NULL, set to the CPU table of a v6 file (free() it; NULL
+ *	for a v7 file or on failure)
+ * @nspan: its entries
+ * @shifts: if not NULL, set when a v6 file has an option that makes
+ *	libtracecmd change the timestamps (DATE, OFFSET, TIME_SHIFT, GUEST,
+ *	TSC2NSEC)
+ *
+ * Return: 0, or -1 with @why set.
+ */
+int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpulat__cpuspan **span,
+			int *nspan, bool *shifts)
+{
+	return check_trace(path, why, whylen, span, nspan, shifts, false);
+}
+
+/**
+ * gpulat__check_chunks - gpulat__check_trace(), every zstd chunk's pages too
+ * @path: the file
+ * @why: the reason on failure
+ * @whylen: its size
+ *
+ * For a compressed file that libtracecmd's reader will read (T15): it
+ * decompresses the later chunks itself and kbuffer reads a damaged page
+ * header past the page (libtracecmd 1.3.1, SIGSEGV); read-zstd.c checks
+ * every page it decompresses, so its files do not need this second pass.
+ *
+ * Return: 0, or -1 with @why set.
+ */
+int gpulat__check_chunks(const char *path, char *why, size_t whylen)
+{
+	return check_trace(path, why, whylen, NULL, NULL, NULL, true);
 }
 
 /**

@@ -74,6 +74,7 @@ struct rfile {
 	struct gpulat__maps	*hmaps;		/* v6: what h mapped (read-unmap.c) */
 	struct gpulat__maps	*dmaps;		/* v6: what dh mapped when dh != h */
 	bool			ztried;		/* gpulat__reader_try_zstd() was done */
+	char			*zwhy;		/* libtracecmd may not read its chunks (T15) */
 };
 
 struct gpulat_reader {
@@ -103,6 +104,7 @@ double gpulat__now(void);
 /* read-check.c: the file's structure before libtracecmd reads it; 0 or -1 + @why */
 int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpulat__cpuspan **span,
 			int *nspan, bool *shifts);
+int gpulat__check_chunks(const char *path, char *why, size_t whylen);
 bool gpulat__page_ok(struct tep_handle *tep, const void *page, int page_size);
 int gpulat__pread_full(int fd, void *buf, size_t len, uint64_t off);
 struct tracecmd_input *gpulat__open_trace(const char *path, int *stage);

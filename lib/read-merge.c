@@ -170,19 +170,33 @@ void gpulat__reader_try_zstd(struct rfile *f)
 		return;
 	f->ztried = true;
 	if (env && !strcmp(env, "0"))
-		return;
+		goto libtracecmd;
 	f->z = gpulat__zfile_open(f);
 	if (!f->z)
-		return;
+		goto libtracecmd;
 	for (cpu = 0; cpu < f->cpus; cpu++) {
 		if (!same_record(gpulat__zfile_head(f->z, cpu), tracecmd_peek_data(f->h, cpu),
 				 f->page_size)) {
 			gpulat__zfile_close(f->z);
 			f->z = NULL;
-			return;
+			goto libtracecmd;
 		}
 	}
 	f->r->c.zstd_files++;
+	return;
+
+libtracecmd:
+	/*
+	 * libtracecmd decompresses a zstd file's later chunks itself, and a
+	 * damaged page header in one is a SIGSEGV in kbuffer (T15): every
+	 * chunk's pages are checked first (read-check.c checked chunk 0)
+	 */
+	if (!f->span) {	/* v7: no v6 CPU table */
+		char why[160];
+
+		if (gpulat__check_chunks(f->path, why, sizeof(why)))
+			f->zwhy = strdup(why);
+	}
 }
 
 static struct tep_record *head(struct rfile *f, int cpu)
@@ -204,6 +218,8 @@ static int merge_init(struct gpulat_reader *r, struct merge *m)
 		struct rfile *f = &r->f[i];
 
 		gpulat__reader_try_zstd(f);
+		if (f->zwhy)
+			return -EIO;	/* gpulat_reader_run() says why */
 		for (cpu = 0; cpu < f->cpus; cpu++) {
 			struct stream *s = &m->s[m->ns];
 
@@ -290,10 +306,9 @@ int gpulat__reader_merge(struct gpulat_reader *r)
 		return ret;
 	ret = 0;
 	r->threads_used = 1;
-	if (merge_init(r, &m)) {
-		ret = -ENOMEM;
+	ret = merge_init(r, &m);
+	if (ret)
 		goto out;
-	}
 	while (m.nact > 0 && ret >= 0) {
 		struct stream *s = m.act[0], *b = NULL;
 		int k, si = 0, bi = -1;

@@ -123,6 +123,8 @@ static void close_file(struct rfile *f)
 	f->hmaps = f->dmaps = NULL;
 	free(f->span);
 	f->span = NULL;
+	free(f->zwhy);
+	f->zwhy = NULL;
 	free(f->cpu_last);
 	f->cpu_last = NULL;
 	while (f->nkept > 0)
@@ -530,6 +532,13 @@ int gpulat_reader_run(struct gpulat_reader *r, struct gpulat_tracker *t,
 		       "%s: truncated or damaged trace-cmd data file (a CPU's records run back on their page)",
 		       r->looped);
 		return ret;
+	}
+	for (i = 0; ret == -EIO && i < r->n; i++) {
+		if (r->f[i].zwhy) {
+			seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)",
+			       r->f[i].path, r->f[i].zwhy);
+			return ret;
+		}
 	}
 	if (ret == -EIO) {
 		seterr(err, errlen,
