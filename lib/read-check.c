@@ -1269,8 +1269,12 @@ static int check_v7(struct chk *c, uint64_t off)
 static int check_trace(const char *path, char *why, size_t whylen, struct gpulat__cpuspan **span,
 		       int *nspan, bool *shifts, bool all_chunks)
 {
-	struct chk c = { .commit_off = 8, .commit_size = 8, .data_off = 16, .why = why,
-			 .whylen = whylen, .all_chunks = all_chunks };
+	struct chk c = { .commit_off = 8,
+			 .commit_size = 8,
+			 .data_off = 16,
+			 .why = why,
+			 .whylen = whylen,
+			 .all_chunks = all_chunks };
 	unsigned char hdr[12 + 6];
 	uint64_t off = sizeof(hdr);
 	int ret;
