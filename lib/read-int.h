@@ -98,6 +98,7 @@ struct gpulat_reader {
 	void			*hook_data;
 	int			stop;
 	const char		*looped;	/* the file whose records ran back (F7) */
+	const char		*zfailed;	/* the file whose chunk did not decompress */
 };
 
 double gpulat__now(void);

@@ -553,7 +553,8 @@ void gpulat__zfile_next(struct gpulat__zfile *z, int cpu)
  * The run's verdict on the CPU data read here, after the merge: the first
  * file with a CPU stopped decides. -ELOOP when records ran back on their
  * page (F7; @r->looped names the file), else -EIO when a chunk could not be
- * read or decompressed; 0 when every CPU read to its end.
+ * read or decompressed (@r->zfailed names the file); 0 when every CPU read
+ * to its end.
  */
 int gpulat__zfile_result(struct gpulat_reader *r)
 {
@@ -570,8 +571,10 @@ int gpulat__zfile_result(struct gpulat_reader *r)
 			}
 			failed |= z->cpu[c].failed;
 		}
-		if (failed)
+		if (failed) {
+			r->zfailed = r->f[i].path;
 			return -EIO;
+		}
 	}
 	return 0;
 }

@@ -543,7 +543,7 @@ int gpulat_reader_run(struct gpulat_reader *r, struct gpulat_tracker *t,
 	if (ret == -EIO) {
 		seterr(err, errlen,
 		       "%s: truncated or damaged trace-cmd data file (compressed CPU data damaged or cut short)",
-		       r->f[0].path);
+		       r->zfailed ? r->zfailed : r->f[0].path);
 		return ret;
 	}
 	if (ret < 0) {

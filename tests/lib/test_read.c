@@ -687,6 +687,45 @@ static void test_zstd_truncated_chunk(void **state)
 	gpulat_reader_close(r);
 }
 
+/*
+ * Of two files, the second's chunk damaged: the error names the second, not
+ * the first (read.c named the first file for every -EIO), with one thread
+ * and with two.
+ */
+static void test_zstd_damaged_second_file(void **state)
+{
+	struct gpulat_tracker_ops ops = { .job = NULL };
+	struct gpulat_tracker *t;
+	struct gpulat_reader *r;
+	char p[512], tp[512], err[512];
+	const char *paths[2] = { p, tp };
+	unsigned int j;
+	size_t len;
+	char *buf;
+
+	(void)state;
+	sample(p, sizeof(p), "steady.dat");
+	tmpfile_path(tp, sizeof(tp), "zstd-second.dat");
+	buf = read_all(p, &len);
+	damage_chunk_data(buf, len);
+	write_bytes(tp, buf, len);
+	free(buf);
+	for (j = 1; j <= 2; j++) {
+		err[0] = '\0';
+		r = gpulat_reader_open(paths, 2, err, sizeof(err));
+		if (!r)
+			fail_msg("%s", err);
+		gpulat_reader_set_threads(r, j);
+		t = gpulat_tracker_new(&ops, NULL);
+		assert_int_equal(gpulat_reader_run(r, t, NULL, NULL, err, sizeof(err)), -EIO);
+		if (strncmp(err, tp, strlen(tp)) || err[strlen(tp)] != ':')
+			fail_msg("-j%u: the error does not name the damaged file: '%s'", j, err);
+		assert_non_null(strstr(err, "compressed CPU data damaged or cut short"));
+		gpulat_tracker_free(t);
+		gpulat_reader_close(r);
+	}
+}
+
 static int teardown(void **state)
 {
 	char cmd[256];
@@ -713,6 +752,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_zstd_reader_same_events),
 		cmocka_unit_test(test_v6_reader_same_events),
 		cmocka_unit_test(test_zstd_truncated_chunk),
+		cmocka_unit_test(test_zstd_damaged_second_file),
 	};
 
 	if (argc < 2) {
