@@ -334,12 +334,15 @@ struct gen_pages {
 	uint64_t		written;
 	uint64_t		dropped;
 	uint64_t		first_ts, last_ts;
+	int			err;		/* -EFBIG: a CPU reached CPU_PAGES_MAX */
+	int			err_cpu;
 };
 
 int gen_pages_open(struct gen_pages *p, int cpus, const char *dir);
 int gen_pages_write(struct gen_pages *p, int cpu, uint64_t ts,
 		    const uint8_t *payload, int len, bool drop);
 int gen_pages_close(struct gen_pages *p);
+uint64_t gen_pages_cpu_max(void);
 
 /* ------------------------------------------------------------------ */
 /* trace.dat writer (output.c)                                         */

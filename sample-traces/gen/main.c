@@ -310,6 +310,10 @@ int main(int argc, char **argv)
 		ret = write_files(&s, &o, work);
 	if (!ret)
 		summary(&s, &o);
+	else if (ret == -EFBIG)
+		fprintf(stderr,
+			"gpu-trace-gen: %s: CPU %d's data passes %llu MiB, the most libtracecmd before 3.3 writes for one CPU: use fewer --events\n",
+			o.output, pages.err_cpu, (unsigned long long)(gen_pages_cpu_max() >> 20));
 	else
 		fprintf(stderr, "gpu-trace-gen: writing %s failed: %s\n", o.output, strerror(-ret));
 	if (!o.raw_dir && !getenv("GEN_KEEP_TMP"))

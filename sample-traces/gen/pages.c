@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,15 @@
 #define DELTA_MAX	((1ULL << 27) - 1)
 #define MISSED_EVENTS	(1ULL << 31)
 #define MISSED_STORED	(1ULL << 30)
+/*
+ * libtracecmd before 3.3 (Debian's 3.1.6) keeps a CPU file's size in an int
+ * (struct cpu_data_source; fixed by "trace-cmd record: Fix compression when
+ * files are greater than 2GB", 176bc1f1, 2024): a CPU with 2 GiB of pages or
+ * more fails tracecmd_append_cpu_data() after the whole simulation, with a
+ * size mismatch and no errno. The page that would reach it stops the CPU's
+ * file instead: gen_pages_close() returns -EFBIG and names the CPU.
+ */
+#define CPU_PAGES_MAX	((uint64_t)INT_MAX / GEN_PAGE_SIZE)
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -36,6 +46,8 @@ static int page_flush(struct gen_cpu_pages *c)
 
 	if (!c->open)
 		return 0;
+	if (c->pages >= CPU_PAGES_MAX)
+		return -EFBIG;
 	if (c->missed) {
 		/* room for the count was reserved when the page was started */
 		put64(c->page + HDR + c->used, c->missed);
@@ -93,6 +105,16 @@ static void put_event(struct gen_cpu_pages *c, uint64_t delta,
 	c->used = p + len - (c->page + HDR);
 }
 
+/* -EFBIG is kept for gen_pages_close(), any other error returned */
+static int too_big(struct gen_pages *p, int cpu, int ret)
+{
+	if (ret != -EFBIG)
+		return ret;
+	p->err = ret;
+	p->err_cpu = cpu;
+	return 0;
+}
+
 int gen_pages_open(struct gen_pages *p, int cpus, const char *dir)
 {
 	int i;
@@ -127,11 +149,13 @@ int gen_pages_write(struct gen_pages *p, int cpu, uint64_t ts,
 
 	if (ts < c->last_ts)
 		return -EINVAL;		/* per-CPU time never goes backwards */
+	if (p->err)
+		return 0;		/* the trace cannot be written: simulate on */
 	if (drop) {
 		if (!c->dropping) {
 			ret = page_flush(c);
 			if (ret)
-				return ret;
+				return too_big(p, cpu, ret);
 			c->dropping = true;
 		}
 		c->missed++;
@@ -144,7 +168,7 @@ int gen_pages_write(struct gen_pages *p, int cpu, uint64_t ts,
 	if (c->open && c->used + event_size(ts - c->last_ts, len) + reserve > DATA_MAX) {
 		ret = page_flush(c);
 		if (ret)
-			return ret;
+			return too_big(p, cpu, ret);
 	}
 	if (!c->open)
 		page_start(c, ts);
@@ -158,6 +182,12 @@ int gen_pages_write(struct gen_pages *p, int cpu, uint64_t ts,
 	return 0;
 }
 
+/* the most bytes of pages one CPU may have (see CPU_PAGES_MAX) */
+uint64_t gen_pages_cpu_max(void)
+{
+	return CPU_PAGES_MAX * GEN_PAGE_SIZE;
+}
+
 int gen_pages_close(struct gen_pages *p)
 {
 	int ret = 0, i;
@@ -165,11 +195,15 @@ int gen_pages_close(struct gen_pages *p)
 	for (i = 0; i < p->cpus; i++) {
 		struct gen_cpu_pages *c = &p->cpu[i];
 
-		if (page_flush(c))
+		int r = p->err ? 0 : page_flush(c);
+
+		if (r == -EFBIG)
+			too_big(p, i, r);
+		else if (r)
 			ret = -EIO;
 		if (c->out && fclose(c->out))
 			ret = -EIO;
 		c->out = NULL;
 	}
-	return ret;
+	return p->err ? p->err : ret;
 }

@@ -6,6 +6,7 @@
  * page overflow into the next page, and a dropped range that flags the next
  * page with the number of missed events.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,6 +90,43 @@ static int check_page(struct kbuffer *kb, const struct want *w, int next, bool *
 	return next;
 }
 
+/*
+ * A CPU may hold at most INT_MAX bytes of pages (libtracecmd before 3.3
+ * keeps a CPU file's size in an int): @n one-page events on CPU 1 of a
+ * count-only writer, one small event on CPU 0. Returns gen_pages_close().
+ */
+static int write_pages(uint64_t n, struct gen_pages *p)
+{
+	static uint8_t big[4000];	/* 4008 bytes with its header: one a page */
+	uint64_t i;
+
+	CHECK(!gen_pages_open(p, 2, NULL), "open");
+	CHECK(!gen_pages_write(p, 0, 1000, big, 8, false), "cpu 0");
+	for (i = 0; i < n; i++)
+		if (gen_pages_write(p, 1, 2000 + i, big, sizeof(big), false)) {
+			CHECK(0, "write %llu refused", (unsigned long long)i);
+			break;
+		}
+	return gen_pages_close(p);
+}
+
+static void test_cpu_limit(void)
+{
+	const uint64_t most = 2147483647ULL / 4096;	/* INT_MAX / page */
+	struct gen_pages p;
+	int ret;
+
+	ret = write_pages(most, &p);
+	CHECK(ret == 0, "%llu pages: close %d", (unsigned long long)most, ret);
+	CHECK(p.cpu[1].pages == most, "%llu pages counted", (unsigned long long)p.cpu[1].pages);
+	ret = write_pages(most + 1, &p);
+	CHECK(ret == -EFBIG, "%llu pages: close %d, not -EFBIG", (unsigned long long)most + 1, ret);
+	CHECK(p.err_cpu == 1, "the CPU past the limit is %d, not 1", p.err_cpu);
+	CHECK(p.cpu[1].pages == most, "%llu pages kept", (unsigned long long)p.cpu[1].pages);
+	CHECK(gen_pages_cpu_max() == most * 4096, "gen_pages_cpu_max %llu",
+	      (unsigned long long)gen_pages_cpu_max());
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/gen-pages-test.XXXXXX";
@@ -102,6 +140,7 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		return 2;
+	test_cpu_limit();
 	make_events(w);
 	write_events(dir, w);
 	snprintf(path, sizeof(path), "%s/cpu0.raw", dir);
