@@ -784,15 +784,18 @@ static int check_printk(struct chk *c, uint64_t off, uint64_t sz)
 /*
  * One page header as kbuffer_load_subbuffer() reads it: the commit (the
  * bytes of events) must fit the page after its header, and a page with
- * events has a timestamp.
+ * events has a timestamp. @avail: the bytes of the CPU's data from the
+ * page on, when fewer than a page (its partial last page).
  */
-static const char *page_problem(const struct chk *c, const unsigned char *p)
+static const char *page_problem(const struct chk *c, const unsigned char *p, size_t avail)
 {
 	uint64_t ts = num(c, p, 8);
 	uint64_t commit = num(c, p + c->commit_off, (int)c->commit_size) & COMMIT_MASK;
 
 	if (commit > c->page - c->data_off)
 		return "commit size larger than the page";
+	if (avail < c->page && commit > avail - c->data_off)
+		return "commit size past the end of the CPU data";
 	if (commit && !ts)
 		return "events without a page timestamp";
 	return NULL;
@@ -800,11 +803,12 @@ static const char *page_problem(const struct chk *c, const unsigned char *p)
 
 /*
  * The page headers in @n bytes of CPU @cpu's data read from file offset @at;
- * @first: they start the CPU's data (@size bytes in all). A last partial
- * page is not read by libtracecmd (whole pages only), except when it is the
- * CPU's first: tracecmd_init_data() loads the first page whatever the CPU's
- * size (libtracecmd 1.3.1, T14), so a CPU of 1023 bytes has its one header
- * checked too.
+ * @first: they start the CPU's data (@size bytes in all). libtracecmd 1.3.1
+ * loads every page that starts inside the CPU's data, a partial last one
+ * too (get_next_page() goes on while more than a page is left; trace-cmd
+ * writes whole pages, a damaged file need not: T14 for a first page, T16 for
+ * a later one), so a partial page has its header checked and its events must
+ * end inside the data.
  */
 static int check_block(struct chk *c, int cpu, const unsigned char *p, size_t n, uint64_t at,
 		       bool first, uint64_t size)
@@ -812,11 +816,17 @@ static int check_block(struct chk *c, int cpu, const unsigned char *p, size_t n,
 	const char *why;
 	size_t k;
 
-	for (k = 0; k + c->page <= n || (first && !k); k += c->page) {
-		if (k + c->data_off > n)
-			return bad(c, "CPU %d data (%llu bytes) shorter than a page header", cpu,
-				   (unsigned long long)size);
-		why = page_problem(c, p + k);
+	for (k = 0; k < n || (first && !k); k += c->page) {
+		size_t avail = n - k < c->page ? n - k : c->page;
+
+		if (avail < c->data_off) {
+			if (first && !k)
+				return bad(c, "CPU %d data (%llu bytes) shorter than a page header",
+					   cpu, (unsigned long long)size);
+			return bad(c, "CPU %d page at offset %llu: cut inside its header", cpu,
+				   (unsigned long long)(at + k));
+		}
+		why = page_problem(c, p + k, avail);
 		if (why)
 			return bad(c, "CPU %d page at offset %llu: %s", cpu,
 				   (unsigned long long)(at + k), why);
@@ -944,7 +954,7 @@ static int check_chunks(struct chk *c, int cpu, uint64_t off, uint64_t size)
 					   (unsigned long long)i);
 			}
 			for (k = 0; k < us; k += c->page) {
-				why = page_problem(c, u + k);
+				why = page_problem(c, u + k, c->page);
 				if (why) {
 					free(u);
 					return bad(c, "CPU %d: chunk %llu page %zu: %s", cpu,
@@ -1383,5 +1393,5 @@ bool gpulat__page_ok(struct tep_handle *tep, const void *page, int page_size)
 	c.commit_size = lsize == 4 ? 4 : 8;
 	if (lsize == 4)
 		c.data_off = 12;
-	return !page_problem(&c, page);
+	return !page_problem(&c, page, c.page);
 }
