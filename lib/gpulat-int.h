@@ -373,6 +373,13 @@ void gpulat__stats_move_submitters(struct gpulat_stats *to, struct gpulat_stats 
  */
 void gpulat__stats_exact_slots(const struct gpulat_stats *s, size_t *counted, size_t *held,
 			       size_t *big);
+/*
+ * tests: sweep every group once more than @max reorder-queue entries are
+ * queued in all (0: the default, QUEUED_MAX); the most that were queued at
+ * once, and the entries queued now as the groups hold them (@held)
+ */
+void gpulat__stats_set_queued_max(struct gpulat_stats *s, size_t max);
+void gpulat__stats_queue_len(const struct gpulat_stats *s, size_t *peak, size_t *now, size_t *held);
 
 /* ---- tracker (tracker.c) ------------------------------------------------- */
 

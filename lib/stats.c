@@ -9,8 +9,9 @@
  * (struct rq: queue and done times for the depth, runs for the busy union,
  * submissions for the gaps) that are swept in time order at
  * gpulat_stats_finish(); when a group's queues hold more than REORDER_MAX
- * entries, the entries older than a watermark (newest done seen minus twice
- * the longest job seen minus 50 ms) are swept early. That keeps memory
+ * entries, or all groups' together more than QUEUED_MAX, the entries older
+ * than a watermark (newest done seen minus twice the longest job seen minus
+ * 50 ms) are swept early. That keeps memory
  * bounded on long traces; it is exact unless a job reaches the stats later
  * than that horizon (jobs flushed incomplete at the end of a long trace then
  * count in the depth only from the sweep point on).
@@ -23,6 +24,14 @@
 #include "gpulat-report.h"
 
 #define REORDER_MAX	2048
+/*
+ * All groups' busy, id and submission entries together: past this, every
+ * group is swept to the watermark, not only one past REORDER_MAX. 10^4
+ * processes with a few hundred jobs each never reach REORDER_MAX alone, so
+ * without it their queues grew with the trace (procs10k, 5 M -> 50 M events:
+ * 77 -> 271 MB peak RSS, 17.7 MB of the 5 M peak heap in rq_push, massif).
+ */
+#define QUEUED_MAX	(1u << 18)
 #define RQ_SHIFT	64	/* an entry moves back at most this far in rq.v */
 /*
  * First allocation of a reorder queue: small, because most groups are
@@ -166,6 +175,7 @@ struct grp {
 	 */
 	size_t ntrig;
 	uint32_t idx; /* in s->list[kind] until gpulat_stats_finish() sorts it */
+	size_t nq; /* busy + submit + ids entries, as counted in s->queued */
 	struct rq		busy;		/* start, a = done, b = cpus */
 	struct rq		submit;		/* processes: queue time, a = cpu */
 	struct rq		ids;		/* rings: the jobs of busy (id_pack()) */
@@ -242,6 +252,9 @@ struct gpulat_stats {
 	uint64_t		groups_dropped[GPULAT_G__COUNT];	/* keys sent there */
 	/* exact-value slots of all groups' accumulators, against GPULAT_EXACT_BUDGET */
 	size_t			exact_slots;
+	/* all groups' queued rq entries (grp.nq) and when to sweep them all */
+	size_t			queued, queued_max, queued_peak;
+	size_t			queued_floor;	/* QUEUED_MAX, or a test's */
 };
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -596,6 +609,27 @@ void gpulat__stats_move_submitters(struct gpulat_stats *to, struct gpulat_stats 
 	from->subs = t;
 }
 
+void gpulat__stats_set_queued_max(struct gpulat_stats *s, size_t max)
+{
+	s->queued_floor = s->queued_max = max ? max : QUEUED_MAX;
+}
+
+void gpulat__stats_queue_len(const struct gpulat_stats *s, size_t *peak, size_t *now, size_t *held)
+{
+	size_t i;
+	int k;
+
+	*peak = s->queued_peak;
+	*now = s->queued;
+	*held = 0;
+	for (k = 0; k < GPULAT_G__COUNT; k++)
+		for (i = 0; i < s->list[k].n; i++) {
+			const struct grp *g = s->list[k].v[i];
+
+			*held += rq_len(&g->busy) + rq_len(&g->submit) + rq_len(&g->ids);
+		}
+}
+
 void gpulat__stats_exact_slots(const struct gpulat_stats *s, size_t *counted, size_t *held,
 			       size_t *big)
 {
@@ -918,6 +952,17 @@ static void sweep_depth(struct gpulat_stats *s, uint64_t until)
 	}
 }
 
+/* @g's queue entries into s->queued (its peak kept for the tests) */
+static void queued_update(struct gpulat_stats *s, struct grp *g)
+{
+	size_t n = rq_len(&g->busy) + rq_len(&g->submit) + rq_len(&g->ids);
+
+	s->queued = s->queued - g->nq + n;
+	g->nq = n;
+	if (s->queued > s->queued_peak)
+		s->queued_peak = s->queued;
+}
+
 /*
  * sweep every queued depth and submission entry with t < @until, every busy
  * entry with t < @until_busy (all if GPULAT_NONE)
@@ -949,6 +994,7 @@ static void sweep(struct gpulat_stats *s, struct grp *g, uint64_t until, uint64_
 		e = rq_pop(&g->submit);
 		sweep_submit_one(s, g, &e);
 	}
+	queued_update(s, g);
 }
 
 /*
@@ -982,6 +1028,11 @@ static uint64_t horizon(struct gpulat_stats *s)
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static size_t max_size(size_t a, size_t b)
 {
 	return a > b ? a : b;
 }
@@ -1280,6 +1331,27 @@ static void free_group(struct gpulat_stats *s, struct grp *g)
 
 #define metric_of gpulat__job_metric
 
+/*
+ * Every group swept to the watermark, as one past REORDER_MAX is (the same
+ * results: a job reaches the stats before the horizon). What stays queued
+ * is the jobs near the horizon; the next sweep of all comes when twice that
+ * or QUEUED_MAX is queued, whichever is more, so it costs O(groups) per
+ * that many entries at most.
+ */
+static void sweep_all(struct gpulat_stats *s)
+{
+	uint64_t h = horizon(s), until = max_u64(watermark(s), h);
+	uint64_t until_busy = max_u64(watermark_busy(s), h);
+	size_t i;
+	int k;
+
+	s->swept = true;
+	for (k = 0; k < GPULAT_G__COUNT; k++)
+		for (i = 0; i < s->list[k].n; i++)
+			sweep(s, s->list[k].v[i], until, until_busy);
+	s->queued_max = max_size(2 * s->queued, s->queued_floor);
+}
+
 /* @val: the job's metrics (metric_of()), computed once for its groups */
 static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_job *j,
 		     const uint64_t *val)
@@ -1351,7 +1423,11 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 
 		s->swept = true;
 		sweep(s, g, max_u64(watermark(s), h), max_u64(watermark_busy(s), h));
+	} else {
+		queued_update(s, g);
 	}
+	if (s->queued > s->queued_max)
+		sweep_all(s);
 	return ret ? -ENOMEM : 0;
 }
 
@@ -1502,8 +1578,8 @@ static int add_depwaits(struct gpulat_stats *s, const struct gpulat_job *j,
  *
  * For a threshold learnt from the trace itself (the refresh interval of the
  * display, lib/frames.c): possible as long as no stall was looked for yet,
- * i.e. before the first early sweep (more than 16384 queued entries in a
- * group) and before gpulat_stats_finish().
+ * i.e. before the first early sweep (more than REORDER_MAX queued entries
+ * in a group or QUEUED_MAX in all) and before gpulat_stats_finish().
  *
  * Return: 0, or -EBUSY when stalls were already looked for.
  */
@@ -1544,6 +1620,7 @@ struct gpulat_stats *gpulat_stats_new(const struct gpulat_stats_opts *o)
 		s->o.worst_by = GPULAT_M_TOTAL;
 	s->first_ts = s->last_ts = GPULAT_NONE;
 	s->max_groups = gpulat__cap(GPULAT_CAP_GROUPS);
+	s->queued_floor = s->queued_max = QUEUED_MAX;
 	s->subs.max = gpulat__cap(GPULAT_CAP_TASKS);
 	s->subs.sink.last_t = GPULAT_NONE;
 	s->strs = gpulat__strtab_new();
