@@ -368,6 +368,12 @@ static size_t rq_len(const struct rq *q)
 	return q->n - q->head + q->late.n;
 }
 
+/* @g's busy, submission and id entries: what grp.nq counts in s->queued */
+static size_t grp_queued(const struct grp *g)
+{
+	return rq_len(&g->busy) + rq_len(&g->submit) + rq_len(&g->ids);
+}
+
 static int rq_push(struct rq *q, const struct tev *e)
 {
 	size_t i;
@@ -623,11 +629,8 @@ void gpulat__stats_queue_len(const struct gpulat_stats *s, size_t *peak, size_t 
 	*now = s->queued;
 	*held = 0;
 	for (k = 0; k < GPULAT_G__COUNT; k++)
-		for (i = 0; i < s->list[k].n; i++) {
-			const struct grp *g = s->list[k].v[i];
-
-			*held += rq_len(&g->busy) + rq_len(&g->submit) + rq_len(&g->ids);
-		}
+		for (i = 0; i < s->list[k].n; i++)
+			*held += grp_queued(s->list[k].v[i]);
 }
 
 void gpulat__stats_exact_slots(const struct gpulat_stats *s, size_t *counted, size_t *held,
@@ -955,7 +958,7 @@ static void sweep_depth(struct gpulat_stats *s, uint64_t until)
 /* @g's queue entries into s->queued (its peak kept for the tests) */
 static void queued_update(struct gpulat_stats *s, struct grp *g)
 {
-	size_t n = rq_len(&g->busy) + rq_len(&g->submit) + rq_len(&g->ids);
+	size_t n = grp_queued(g);
 
 	s->queued = s->queued - g->nq + n;
 	g->nq = n;
