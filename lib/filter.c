@@ -147,7 +147,11 @@ static bool dev_match(const struct strlist *l, const char *dev)
 	return !l->n;
 }
 
-/* the time a job is placed at for start_ns/end_ns: its first seen stage */
+/*
+ * The time a job is placed at for start_ns/end_ns: its first seen stage in
+ * pipeline order, not its earliest timestamp (they differ when clocks go
+ * backwards across CPUs; docs/gpu-latency.md, tests/fuzz X4).
+ */
 static uint64_t job_ref_ts(const struct gpulat_job *job)
 {
 	int st;

@@ -119,16 +119,19 @@ static void on_msg(enum gpulat_msg_level level, const char *text, void *data)
 	}
 }
 
-/* the first stage seen, where the time filter places a job */
+/*
+ * Where the time filter places a job: its first stage in pipeline order that
+ * was seen (queue, else run, done, signal), not its earliest timestamp; they
+ * differ when a trace's clocks go backwards across CPUs (X4).
+ */
 static uint64_t first_ts(const struct gpulat_job *j)
 {
-	uint64_t t = GPULAT_NONE;
 	int k;
 
 	for (k = 0; k < GPULAT_ST__COUNT; k++)
-		if (j->ts[k] != GPULAT_NONE && (t == GPULAT_NONE || j->ts[k] < t))
-			t = j->ts[k];
-	return t;
+		if (j->ts[k] != GPULAT_NONE)
+			return j->ts[k];
+	return GPULAT_NONE;
 }
 
 static int check_job(const struct gpulat_job *j, void *data)
