@@ -32,6 +32,7 @@ const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 /* ---- output (what trace-cmd record and restore use) ----------------------- */
 
 struct tracecmd_output;
+struct tracecmd_option;
 
 /* event globs to copy formats for; "all" = every events/SYS/EVENT/format */
 struct tracecmd_event_list {
@@ -51,5 +52,8 @@ int tracecmd_append_cpu_data(struct tracecmd_output *handle, int cpus,
 			     char * const *cpu_data_files);
 void tracecmd_output_close(struct tracecmd_output *handle);
 void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
+/* @id is trace-cmd's enum tracecmd_file_options: 4 = TRACECLOCK */
+struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *handle, unsigned short id,
+					    int size, const void *data);
 
 #endif /* _GPULAT_TRACECMD_H */

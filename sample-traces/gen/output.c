@@ -7,7 +7,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <trace-cmd/trace-cmd.h>
 
@@ -45,6 +47,39 @@ static int setup(struct tracecmd_output *h, const char *fakedir, int file_versio
 	return ret ? -EINVAL : 0;
 }
 
+/* TRACECMD_OPTION_TRACECLOCK of trace-cmd's private enum tracecmd_file_options */
+#define GEN_OPTION_TRACECLOCK	4
+
+/*
+ * trace-cmd record saves tracefs' trace_clock as a TRACECLOCK option in
+ * every file (trace-record.c add_options()). Only a version 6 file needs it:
+ * libtracecmd reads the "[clock]" saved after its flyrecord CPU table only
+ * when the option is there (init_data_v6()); version 7 keeps the clock in
+ * each BUFFER option. Without it a v6 trace_clock=mono trace reads as clock
+ * unknown, and its vblanks are judged by their record times.
+ */
+static int add_clock_option(struct tracecmd_output *h, const char *fakedir)
+{
+	char text[256], *p;
+	size_t n = 0;
+	FILE *fp;
+
+	if (asprintf(&p, "%s/trace_clock", fakedir) < 0)
+		return -ENOMEM;
+	fp = fopen(p, "r");
+	free(p);
+	if (fp) {
+		n = fread(text, 1, sizeof(text) - 1, fp);
+		fclose(fp);
+	}
+	if (!n)
+		return -EIO;
+	text[n] = '\0';
+	if (!tracecmd_add_option(h, GEN_OPTION_TRACECLOCK, (int)strlen(text) + 1, text))
+		return -EIO;
+	return 0;
+}
+
 int gen_write_dat(const char *out, const char *fakedir, int cpus,
 		  int file_version, const char *rawdir)
 {
@@ -65,6 +100,8 @@ int gen_write_dat(const char *out, const char *fakedir, int cpus,
 	ret = setup(h, fakedir, file_version);
 	if (!ret && tracecmd_output_write_headers(h, &all))
 		ret = -EIO;
+	if (!ret && file_version == 6)
+		ret = add_clock_option(h, fakedir);
 	if (!ret && tracecmd_write_cmdlines(h))
 		ret = -EIO;
 	for (i = 0; !ret && i < cpus; i++)
