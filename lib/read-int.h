@@ -58,6 +58,7 @@ struct rfile {
 	int			nkept;
 	/* reading (read-merge.c) */
 	struct tracecmd_input	*dh;		/* records come from here: h, then reopens */
+	bool			h_data;		/* h has libtracecmd's CPU data (open_data()) */
 	int			page_size;
 	uint64_t		since_open;	/* ring-buffer bytes read through dh */
 	double			open_cost;	/* seconds the last open of this file took */

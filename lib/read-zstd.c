@@ -24,9 +24,10 @@
  *    u32 size, one zstd frame holding whole ring-buffer pages.
  * This path is only taken when nothing changes timestamps: no DATE, OFFSET,
  * TIME_SHIFT, GUEST or TSC2NSEC option (libtracecmd's timestamp_calc() is
- * then the identity), zstd, the pages libtracecmd reads are whole, and the
- * first record of every CPU equals libtracecmd's (checked by the caller).
- * Anything else falls back to libtracecmd.
+ * then the identity), zstd and the pages libtracecmd reads are whole. It is
+ * chosen from the headers alone, before libtracecmd loads any CPU data
+ * (read.c open_data(), which is then never called). Anything else falls
+ * back to libtracecmd.
  *
  * An uncompressed version 6 file (the flyrecord CPU table of read-check.c)
  * is read the same way, its pages with pread() in blocks of RAW_BLOCK
@@ -461,7 +462,13 @@ static int init_raw(struct gpulat__zfile *z, const struct rfile *f)
 	for (i = 0; i < z->ncpu; i++) {
 		struct zcpu *c = &z->cpu[i];
 
-		if (f->span[i].size % (uint64_t)z->page_size)
+		/*
+		 * libtracecmd 1.3.1 maps each CPU's data and cannot read a CPU
+		 * whose data starts off a page boundary (init_cpu() fails, F3):
+		 * neither does this path, the file gets libtracecmd's error
+		 */
+		if (f->span[i].size % (uint64_t)z->page_size ||
+		    (f->span[i].size && f->span[i].off % (uint64_t)z->page_size))
 			return -1;
 		c->id = i;
 		c->bytes = f->span[i].size;

@@ -116,8 +116,13 @@ static void close_file(struct rfile *f)
 	f->dh = NULL;
 	gpulat__zfile_close(f->z);
 	f->z = NULL;
-	gpulat__maps_close(f->hmaps, f, f->h);
+	/* a handle of headers only has no records to peek (tracecmd_peek_data()) */
+	if (f->h_data)
+		gpulat__maps_close(f->hmaps, f, f->h);
+	else if (f->h)
+		tracecmd_close(f->h);
 	f->h = NULL;
+	f->h_data = false;
 	gpulat__maps_free(f->hmaps);
 	gpulat__maps_free(f->dmaps);
 	f->hmaps = f->dmaps = NULL;
@@ -199,12 +204,48 @@ struct tracecmd_input *gpulat_trace_open(const char *path, int flags, char *err,
 	return h;
 }
 
+/*
+ * libtracecmd's CPU data of @f (tracecmd_init_data()), set up only when
+ * libtracecmd reads the records: read-zstd.c declined the file. It grows
+ * with the trace, 8 bytes a ring-buffer page and for a zstd file 24 bytes a
+ * chunk (libtracecmd 1.3.1 init_cpu(), init_cpu_zpage()): 6.5 of the 16.6 MB
+ * of heap on the cpus64 shape at 50 M events, the whole of its growth from
+ * 5 M (bench/HISTORY.md, issue 20 thirteenth session).
+ * Return: 0, or -1 with f->h leaked (a handle whose data failed to load
+ * cannot be closed, open_trace()) and what it mapped unmapped (F3).
+ */
+static int open_data(struct rfile *f)
+{
+	/* v6: the file's mappings before libtracecmd maps its first pages (F12) */
+	struct gpulat__snap *snap = gpulat__maps_snap(f);
+
+	if (tracecmd_init_data(f->h) < 0) {
+		gpulat__maps_drop_new(f, snap);
+		f->h = NULL;
+		return -1;
+	}
+	f->dh = f->h;
+	f->h_data = true;
+	gpulat__maps_adopt(f->hmaps, f, snap);	/* takes @snap */
+	return 0;
+}
+
+/*
+ * v6: libtracecmd parses the TRACECLOCK option's text at open, then (in
+ * tracecmd_init_data(), init_data_v6()) the "[clock]" saved after the CPU
+ * table. An option without text (trace-cmd record could not read tracefs'
+ * trace_clock) leaves the clock to the second: libtracecmd loads the data.
+ */
+static bool v6_clock_in_data(struct rfile *f)
+{
+	return f->span && tracecmd_get_use_trace_clock(f->h) && !tracecmd_get_trace_clock(f->h);
+}
+
 static int open_file(struct rfile *f, char *err, size_t errlen)
 {
-	struct gpulat__snap *snap;
 	char why[160];
 	double t0;
-	int ret, stage;
+	int ret;
 
 	ret = check_file(f, err, errlen);
 	if (ret)
@@ -214,30 +255,31 @@ static int open_file(struct rfile *f, char *err, size_t errlen)
 		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", f->path, why);
 		return -EINVAL;
 	}
-	/* v6: the file's mappings before libtracecmd maps its first pages (F12) */
-	snap = gpulat__maps_snap(f);
 	t0 = gpulat__now();
-	f->h = gpulat__open_trace(f->path, &stage);
+	f->h = tracecmd_open_head(f->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!f->h) {
-		/* the handle of a failed data load is leaked: not its maps (F3) */
-		if (stage == 2)
-			gpulat__maps_drop_new(f, snap);
-		else
-			gpulat__maps_snap_free(snap);
-		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (%s)", f->path,
-		       stage == 1 ? "cannot read its headers" : "CPU data missing or cut short");
+		seterr(err, errlen,
+		       "%s: truncated or damaged trace-cmd data file (cannot read its headers)",
+		       f->path);
 		return -EINVAL;
 	}
-	f->opened_at = gpulat__now();
-	f->open_cost = f->opened_at - t0;
-	f->dh = f->h;
 	f->page_size = tracecmd_page_size(f->h);
 	f->tep = tracecmd_get_tep(f->h);
 	f->cpus = tracecmd_cpus(f->h);
 	/* v6: libtracecmd's page maps, unmapped at close (read-unmap.c, F12) */
 	f->hmaps = gpulat__maps_new(f);
 	f->dmaps = gpulat__maps_new(f);
-	gpulat__maps_adopt(f->hmaps, f, snap);	/* takes @snap */
+	/* the headers are enough for read-zstd.c; libtracecmd's data only without it */
+	if (f->tep && f->cpus > 0 && !v6_clock_in_data(f))
+		gpulat__reader_try_zstd(f);
+	if (!f->z && open_data(f)) {
+		seterr(err, errlen,
+		       "%s: truncated or damaged trace-cmd data file (CPU data missing or cut short)",
+		       f->path);
+		return -EINVAL;
+	}
+	f->opened_at = gpulat__now();
+	f->open_cost = f->opened_at - t0;
 	if (!f->tep || f->cpus <= 0) {
 		seterr(err, errlen, "%s: truncated or damaged trace-cmd data file (no CPU data)",
 		       f->path);

@@ -28,6 +28,8 @@ size_t tracecmd_get_options_offset(struct tracecmd_input *handle);
 void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *record);
 /* the trace's clock as recorded ("local", "mono", ...), NULL when unknown */
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+/* a v6 file whose clock is saved after its CPU table (a TRACECLOCK option) */
+bool tracecmd_get_use_trace_clock(struct tracecmd_input *handle);
 
 /* ---- output (what trace-cmd record and restore use) ----------------------- */
 

@@ -7,8 +7,8 @@
  * process, through the reader and through the session, and the number of
  * lines of /proc/self/maps (and of mappings of that file) must stay bounded.
  * Run twice: the CPU data read by libtracecmd (GPULAT_ZSTD_READER=0: its
- * page maps) and by lib/read-zstd.c (pread(); libtracecmd still maps each
- * CPU's first page when the file is opened).
+ * page maps) and by lib/read-zstd.c (pread(); libtracecmd then loads no CPU
+ * data at all, read.c open_data()).
  *
  *   test_read_maps V6-TRACE [--failed-open]
  *
@@ -330,6 +330,34 @@ static void test_failed_open(void **state)
 	unlink(bad);
 }
 
+/*
+ * read-zstd.c reads the file: libtracecmd opened its headers only, so while
+ * the reader is open and after a whole run no page of the file is mapped
+ * (before the thirteenth session libtracecmd mapped each CPU's first page
+ * at open, and kept its page array: 8 bytes a page, issue 20)
+ */
+static void test_no_data_maps(void **state)
+{
+	struct gpulat_reader_counts c;
+	struct gpulat_reader *r;
+	char err[1024];
+	int f0, f;
+
+	(void)state;
+	count_maps(&f0);	/* test_foreign_handle's handle maps the file: not ours */
+	r = open_one();
+	count_maps(&f);
+	if (f != f0)
+		fail_msg("%d -> %d mappings of %s after open", f0, f, path);
+	assert_int_equal(gpulat_reader_run(r, NULL, NULL, NULL, err, sizeof(err)), 0);
+	gpulat_reader_counts(r, &c);
+	assert_true(c.events > 0 && c.zstd_files == 1);
+	count_maps(&f);
+	if (f != f0)
+		fail_msg("%d -> %d mappings of %s after the run", f0, f, path);
+	gpulat_reader_close(r);
+}
+
 int main(int argc, char **argv)
 {
 	/* clang-format off */
@@ -339,6 +367,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stopped_run),
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_foreign_handle),
+	};
+	const struct CMUnitTest zstd_only[] = {
+		cmocka_unit_test(test_no_data_maps),
 	};
 	const struct CMUnitTest failed[] = {
 		cmocka_unit_test(test_failed_open),
@@ -358,5 +389,8 @@ int main(int argc, char **argv)
 	if (cmocka_run_group_tests_name("libtracecmd reads the CPU data", tests, NULL, NULL))
 		return 1;
 	unsetenv("GPULAT_ZSTD_READER");
-	return cmocka_run_group_tests_name("lib/read-zstd.c reads the CPU data", tests, NULL, NULL);
+	if (cmocka_run_group_tests_name("lib/read-zstd.c reads the CPU data", tests, NULL, NULL))
+		return 1;
+	return cmocka_run_group_tests_name("lib/read-zstd.c alone maps nothing", zstd_only, NULL,
+					   NULL);
 }
