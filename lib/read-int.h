@@ -109,7 +109,7 @@ int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpula
 int gpulat__check_chunks(const char *path, char *why, size_t whylen);
 bool gpulat__page_ok(struct tep_handle *tep, const void *page, int page_size);
 int gpulat__pread_full(int fd, void *buf, size_t len, uint64_t off);
-struct tracecmd_input *gpulat__open_trace(const char *path, int *stage);
+struct tracecmd_input *gpulat__open_trace(const char *path);
 /* one record of @f: counts, lost windows, decode, tracker, hook; < 0 stops */
 int gpulat__reader_record(struct gpulat_reader *r, struct rfile *f, struct tep_record *rec);
 /* its parts for read-par.c, whose threads count the records and their lost windows */

@@ -98,7 +98,7 @@ static int reopen(struct merge *m, struct rfile *f)
 	double t0 = gpulat__now();
 	int i;
 
-	nh = gpulat__open_trace(f->path, NULL);
+	nh = gpulat__open_trace(f->path);
 	if (!nh)
 		goto fail;
 	if (tracecmd_cpus(nh) != f->cpus || tracecmd_page_size(nh) != f->page_size)

@@ -166,9 +166,10 @@ static struct tracecmd_input *open_trace(const char *path, int flags, int *stage
 	return h;
 }
 
-struct tracecmd_input *gpulat__open_trace(const char *path, int *stage)
+/* the data handles of read-merge.c's reopens: headers and CPU data, no plugins */
+struct tracecmd_input *gpulat__open_trace(const char *path)
 {
-	return open_trace(path, TRACECMD_FL_LOAD_NO_PLUGINS, stage);
+	return open_trace(path, TRACECMD_FL_LOAD_NO_PLUGINS, NULL);
 }
 
 /**
