@@ -1068,6 +1068,7 @@ enum {
 	OPT_DONE = 0,
 	OPT_BUFFER = 3,
 	OPT_CPUCOUNT = 8,
+	OPT_STRINGS = 15,
 	OPT_HEADER_INFO = 16,
 	OPT_FTRACE_EVENTS = 17,
 	OPT_EVENT_FORMATS = 18,
@@ -1140,6 +1141,14 @@ static int check_meta(struct chk *c, unsigned int id, const unsigned char *d, ui
 		ret = rd_num(&m, &off, 4, &n) || n > len - off ?
 			      bad(&m, "printk formats run past their section") :
 			      check_printk(&m, off, n);
+	/*
+	 * libtracecmd 1.3.1 mallocs the size these two sections declare before
+	 * it reads them: a fuzzed 2.4 GB kallsyms size (T18)
+	 */
+	else if (id == OPT_KALLSYMS && (rd_num(&m, &off, 4, &n) || n > len - off))
+		ret = bad(&m, "kallsyms run past their section");
+	else if (id == OPT_CMDLINES && (rd_num(&m, &off, 8, &n) || n > len - off))
+		ret = bad(&m, "cmdlines run past their section");
 	c->commit_off = m.commit_off;
 	c->commit_size = m.commit_size;
 	c->data_off = m.data_off;
@@ -1181,6 +1190,51 @@ static int check_buffer(struct chk *c, const unsigned char *d, uint64_t len)
 	return 0;
 }
 
+/*
+ * The walk libtracecmd 1.3.1's tracecmd_open_head() makes to collect the
+ * STRINGS sections (read_metadata_strings): from @off, section header after
+ * section header to the end of the file, each skipped with lseek(size,
+ * SEEK_CUR). A size negative as an off_t that stays inside the file seeks
+ * back to an earlier header, forever (T17); a STRINGS size is allocated
+ * before it is read. The walk ends where libtracecmd's does: a header cut
+ * short, past the end of the file.
+ */
+static int check_strings_walk(struct chk *c, uint64_t off)
+{
+	uint64_t id, flags, sid, size, zs, us, h, p = off;
+
+	for (;;) {
+		h = p;
+		if (rd_num(c, &p, 2, &id) || rd_num(c, &p, 2, &flags) || rd_num(c, &p, 4, &sid) ||
+		    rd_num(c, &p, 8, &size))
+			break;
+		if (id == OPT_STRINGS && (flags & 1)) {
+			/* the compressed block: u32 sizes, then the frame */
+			if (rd_num(c, &p, 4, &zs) || rd_num(c, &p, 4, &us) || zs > c->size - p ||
+			    us > MAX_META)
+				return bad(c, "strings section at %llu damaged",
+					   (unsigned long long)h);
+			p += zs;
+		} else if (id == OPT_STRINGS) {
+			if ((uint32_t)size > c->size - p)
+				return bad(c, "strings section at %llu runs past the file",
+					   (unsigned long long)h);
+			p += (uint32_t)size;
+		} else if (size >= (1ull << 63)) {
+			/* a seek to before the start fails and ends libtracecmd's walk */
+			if (-size > p)
+				break;
+			return bad(c, "section at %llu has a size that points back into the file",
+				   (unsigned long long)h);
+		} else {
+			if (size > c->size - p)
+				break;
+			p += size;
+		}
+	}
+	return 0;
+}
+
 static int check_v7(struct chk *c, uint64_t off)
 {
 	char comp[64], ver[64];
@@ -1191,6 +1245,10 @@ static int check_v7(struct chk *c, uint64_t off)
 	if (rd_str(c, &off, comp, sizeof(comp)) || rd_str(c, &off, ver, sizeof(ver)))
 		return bad(c, "no compression header");
 	c->compressed = strcmp(comp, "none") != 0;
+	if (rd_num(c, &off, 8, &opt))
+		return bad(c, "no options offset");
+	if (check_strings_walk(c, off))
+		return -1;
 	if (c->compressed && strcmp(comp, "zstd"))
 		return 0;	/* another compressor: only libtracecmd can read its sections */
 	if (c->compressed) {
@@ -1198,8 +1256,6 @@ static int check_v7(struct chk *c, uint64_t off)
 		if (!c->dctx)
 			return bad(c, "out of memory");
 	}
-	if (rd_num(c, &off, 8, &opt))
-		return bad(c, "no options offset");
 	for (nsec = 0; opt; nsec++) {
 		uint64_t pos = 0, next = 0;
 		bool done = false;
