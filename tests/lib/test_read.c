@@ -28,7 +28,8 @@
 
 static const char *samples;
 static const char *gen;
-static char tmpdir[] = "/tmp/gpulat-test-read.XXXXXX";
+/* under $TMPDIR: ctest sets it to the build tree (cmake/GstTesting.cmake) */
+static char tmpdir[192];
 
 static void sample(char *buf, size_t len, const char *name)
 {
@@ -761,7 +762,11 @@ int main(int argc, char **argv)
 	}
 	samples = argv[1];
 	gen = argc > 2 ? argv[2] : NULL;
-	if (!mkdtemp(tmpdir))
+	if ((size_t)snprintf(tmpdir, sizeof(tmpdir), "%s/gpulat-test-read.XXXXXX",
+			     getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") >= sizeof(tmpdir) ||
+	    !mkdtemp(tmpdir)) {
+		fprintf(stderr, "test_read: cannot make a directory under $TMPDIR\n");
 		return 1;
+	}
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }
