@@ -79,6 +79,7 @@ struct chk {
 	bool		big;		/* big-endian numbers */
 	bool		compressed;	/* v7 with a compressor other than "none" */
 	uint32_t	page;		/* ring-buffer page size */
+	unsigned int	lsize;		/* the file header's long size (4 or 8) */
 	/* from header_page (defaults: 64-bit kernel) */
 	unsigned int	commit_off, commit_size, data_off;
 	char		*why;
@@ -671,21 +672,32 @@ static int check_systems(struct chk *c, uint64_t *off, uint64_t end)
 	return *off <= end ? 0 : bad(c, "event formats run past their section");
 }
 
-/* header_page text: where commit and data are (kbuffer's page header) */
-static void parse_header_page(struct chk *c, const char *t, size_t n)
+/*
+ * header_page text: the page header kbuffer will read. libtracecmd 1.3.1
+ * parses the text with tep_parse_header_page() and makes its kbuffers 8-byte
+ * ones when the commit field's size is 8, else 4-byte ones (read-zstd.c
+ * uses the same size); kbuffer (libtraceevent 1.7.1) then reads the commit
+ * at offset 8 and the events from 8 + that size, whatever offsets the text
+ * declares. A text declaring "commit at 4" had the pages checked at the
+ * wrong bytes while kbuffer read past the mapping (T19). So the size comes
+ * from libtraceevent's own parse, and only 4 and 8 are accepted.
+ */
+static int parse_header_page(struct chk *c, char *t, size_t n)
 {
-	const char *e = t + n, *p;
-	unsigned int off, size;
+	struct tep_handle *tep = tep_alloc();
+	int size;
 
-	p = find(t, e, "commit;");
-	if (p && sscanf(p, "commit; offset:%u; size:%u;", &off, &size) == 2 &&
-	    (size == 4 || size == 8) && off < 64) {
-		c->commit_off = off;
-		c->commit_size = size;
-	}
-	p = find(t, e, "data;");
-	if (p && sscanf(p, "data; offset:%u;", &off) == 1 && off < 64)
-		c->data_off = off;
+	if (!tep)
+		return bad(c, "out of memory");
+	tep_parse_header_page(tep, t, n, (int)c->lsize);
+	size = tep_get_header_page_size(tep);
+	tep_free(tep);
+	if (size != 4 && size != 8)
+		return bad(c, "header_page: commit size %d, not 4 or 8", size);
+	c->commit_off = 8;
+	c->commit_size = (unsigned int)size;
+	c->data_off = 8 + (unsigned int)size;
+	return 0;
 }
 
 /* "header_page\0" u64 size text "header_event\0" u64 size text */
@@ -701,7 +713,7 @@ static int check_headers(struct chk *c, uint64_t *off, uint64_t end)
 			return bad(c, "no %s", names[i]);
 		if (rd_num(c, off, 8, &sz) || sz > end - *off || sz > MAX_META)
 			return bad(c, "%s runs past the end of the file", names[i]);
-		/* NUL-terminated for parse_header_page()'s sscanf */
+		/* NUL-terminated: a C string for the checks below */
 		t = malloc(sz + 1);
 		if (!t)
 			return bad(c, "out of memory");
@@ -710,8 +722,10 @@ static int check_headers(struct chk *c, uint64_t *off, uint64_t end)
 			free(t);
 			return bad(c, "%s is not text", names[i]);
 		}
-		if (i == 0)
-			parse_header_page(c, t, sz);
+		if (i == 0 && parse_header_page(c, t, sz)) {
+			free(t);
+			return -1;
+		}
 		free(t);
 		*off += sz;
 	}
@@ -1362,6 +1376,7 @@ static int check_trace(const char *path, char *why, size_t whylen, struct gpulat
 		return bad(&c, "cut short in its first bytes");
 	}
 	c.big = hdr[12] == 1;
+	c.lsize = hdr[13];
 	c.page = (uint32_t)num(&c, hdr + 14, 4);
 	if (hdr[12] > 1 || (hdr[13] != 4 && hdr[13] != 8) || c.page < PAGE_MIN ||
 	    c.page > PAGE_MAX || (c.page & (c.page - 1))) {
