@@ -26,6 +26,9 @@
  *    print format declared (T6), no division by a zero or non-number
  *    token (T7), no quote in a field declaration (T11);
  *  - printk formats: every line "address : format", with a newline (T8);
+ *  - the options libtracecmd parses as text at open (TRACECLOCK, UNAME, HOOK,
+ *    VERSION) and a v6 file's clock text after its CPU table: read-opts.c
+ *    (T20, T21);
  *  - ring-buffer pages: the header of every page of uncompressed CPU data
  *    and of the first chunk of compressed CPU data (the pages libtracecmd
  *    loads while opening): commit size <= the page's data size, and a page
@@ -89,6 +92,8 @@ struct chk {
 	struct gpulat__cpuspan *span;
 	int		nspan;
 	bool		shifts;		/* v6: an option that changes timestamps */
+	bool		clock_opt;	/* v6: a TRACECLOCK option (libtracecmd reads the clock text) */
+	enum gpulat__clock clock;	/* v6: what the TRACECLOCK options left */
 	bool		all_chunks;	/* decompress and check every chunk, not chunk 0 */
 };
 
@@ -994,6 +999,68 @@ static int check_cpu_data(struct chk *c, int cpu, uint64_t off, uint64_t size)
 	return c->compressed ? check_chunks(c, cpu, off, size) : check_pages(c, cpu, off, size);
 }
 
+/* ---- text options ---------------------------------------------------------- */
+
+/* option @id (@sz bytes at @d), when libtracecmd parses it as text at open */
+static int check_text_opt(struct chk *c, unsigned int id, const unsigned char *d, uint64_t sz)
+{
+	const char *why = gpulat__opt_text_problem(id, d, (size_t)sz, &c->clock);
+
+	if (id == GPULAT__OPT_TRACECLOCK)
+		c->clock_opt = true;
+	return why ? bad(c, "the %s option %s", gpulat__opt_text_name(id), why) : 0;
+}
+
+/* the same for an option in the file (v6), read first */
+static int check_text_opt_at(struct chk *c, unsigned int id, uint64_t off, uint64_t sz)
+{
+	unsigned char *t;
+	int ret;
+
+	if (sz > MAX_META)
+		return bad(c, "the %s option is %llu bytes long", gpulat__opt_text_name(id),
+			   (unsigned long long)sz);
+	t = malloc(sz ? sz : 1);
+	if (!t)
+		return bad(c, "out of memory");
+	if (rd(c, off, t, (size_t)sz))
+		ret = bad(c, "the %s option cut short", gpulat__opt_text_name(id));
+	else
+		ret = check_text_opt(c, id, t, sz);
+	free(t);
+	return ret;
+}
+
+/*
+ * v6: the "[clock]" text after the flyrecord CPU table (u64 size, text).
+ * libtracecmd parses it in tracecmd_init_data() when a TRACECLOCK option
+ * was seen; read.c has it load the data (and so this text) only when the
+ * options left no clock. A size past the file is libtracecmd's "trace_clock
+ * bug" fallback to the local clock: nothing to check then.
+ */
+static int check_data_clock(struct chk *c, uint64_t off)
+{
+	uint64_t sz;
+	char *t;
+	int ret = 0;
+
+	if (!c->clock_opt || c->clock == GPULAT__CLOCK_SET || rd_num(c, &off, 8, &sz) ||
+	    sz > c->size - off)
+		return 0;
+	if (sz > MAX_META)
+		return bad(c, "a trace clock text of %llu bytes", (unsigned long long)sz);
+	t = malloc(sz + 1);
+	if (!t)
+		return bad(c, "out of memory");
+	if (rd(c, off, t, (size_t)sz))
+		ret = bad(c, "trace clock text cut short");
+	t[sz] = '\0';
+	if (!ret && gpulat__clock_text(t) == GPULAT__CLOCK_BAD)
+		ret = bad(c, "the clock text after the CPU table is brackets only");
+	free(t);
+	return ret;
+}
+
 /* ---- v6 ------------------------------------------------------------------------ */
 
 static int check_v6(struct chk *c, uint64_t off)
@@ -1046,6 +1113,9 @@ static int check_v6(struct chk *c, uint64_t off)
 			if (rd_num(c, &off, 4, &sz) || sz > c->size - off)
 				return bad(c, "option %llu runs past the end of the file",
 					   (unsigned long long)id);
+			if (gpulat__opt_text_name((unsigned int)id) &&
+			    check_text_opt_at(c, (unsigned int)id, off, sz))
+				return -1;
 			off += sz;
 		}
 	}
@@ -1073,23 +1143,10 @@ static int check_v6(struct chk *c, uint64_t off)
 			c->nspan = (int)i + 1;
 		}
 	}
-	return 0;
+	return check_data_clock(c, off);
 }
 
 /* ---- v7 ------------------------------------------------------------------------ */
-
-enum {
-	OPT_DONE = 0,
-	OPT_BUFFER = 3,
-	OPT_CPUCOUNT = 8,
-	OPT_STRINGS = 15,
-	OPT_HEADER_INFO = 16,
-	OPT_FTRACE_EVENTS = 17,
-	OPT_EVENT_FORMATS = 18,
-	OPT_KALLSYMS = 19,
-	OPT_PRINTK = 20,
-	OPT_CMDLINES = 21,
-};
 
 /*
  * The section at @off (u16 id, u16 flags, u32 string id, u64 size): its
@@ -1144,14 +1201,14 @@ static int check_meta(struct chk *c, unsigned int id, const unsigned char *d, ui
 	/* the format texts and printk formats are parsed by libtraceevent; sizes were checked */
 	m.mem = d;
 	m.size = len;
-	if (id == OPT_HEADER_INFO)
+	if (id == GPULAT__OPT_HEADER_INFO)
 		ret = check_headers(&m, &off, len);
-	else if (id == OPT_FTRACE_EVENTS)
+	else if (id == GPULAT__OPT_FTRACE_EVENTS)
 		ret = rd_num(&m, &off, 4, &n) ? bad(&m, "ftrace formats cut short") :
 		      check_formats(&m, &off, len, n, "ftrace formats");
-	else if (id == OPT_EVENT_FORMATS)
+	else if (id == GPULAT__OPT_EVENT_FORMATS)
 		ret = check_systems(&m, &off, len);
-	else if (id == OPT_PRINTK)
+	else if (id == GPULAT__OPT_PRINTK)
 		ret = rd_num(&m, &off, 4, &n) || n > len - off ?
 			      bad(&m, "printk formats run past their section") :
 			      check_printk(&m, off, n);
@@ -1159,9 +1216,9 @@ static int check_meta(struct chk *c, unsigned int id, const unsigned char *d, ui
 	 * libtracecmd 1.3.1 mallocs the size these two sections declare before
 	 * it reads them: a fuzzed 2.4 GB kallsyms size (T18)
 	 */
-	else if (id == OPT_KALLSYMS && (rd_num(&m, &off, 4, &n) || n > len - off))
+	else if (id == GPULAT__OPT_KALLSYMS && (rd_num(&m, &off, 4, &n) || n > len - off))
 		ret = bad(&m, "kallsyms run past their section");
-	else if (id == OPT_CMDLINES && (rd_num(&m, &off, 8, &n) || n > len - off))
+	else if (id == GPULAT__OPT_CMDLINES && (rd_num(&m, &off, 8, &n) || n > len - off))
 		ret = bad(&m, "cmdlines run past their section");
 	c->commit_off = m.commit_off;
 	c->commit_size = m.commit_size;
@@ -1222,14 +1279,14 @@ static int check_strings_walk(struct chk *c, uint64_t off)
 		if (rd_num(c, &p, 2, &id) || rd_num(c, &p, 2, &flags) || rd_num(c, &p, 4, &sid) ||
 		    rd_num(c, &p, 8, &size))
 			break;
-		if (id == OPT_STRINGS && (flags & 1)) {
+		if (id == GPULAT__OPT_STRINGS && (flags & 1)) {
 			/* the compressed block: u32 sizes, then the frame */
 			if (rd_num(c, &p, 4, &zs) || rd_num(c, &p, 4, &us) || zs > c->size - p ||
 			    us > MAX_META)
 				return bad(c, "strings section at %llu damaged",
 					   (unsigned long long)h);
 			p += zs;
-		} else if (id == OPT_STRINGS) {
+		} else if (id == GPULAT__OPT_STRINGS) {
 			if ((uint32_t)size > c->size - p)
 				return bad(c, "strings section at %llu runs past the file",
 					   (unsigned long long)h);
@@ -1276,7 +1333,7 @@ static int check_v7(struct chk *c, uint64_t off)
 
 		if (nsec == MAX_SECTIONS)
 			return bad(c, "more than %d options sections", MAX_SECTIONS);
-		if (read_section(c, opt, OPT_DONE, &d, &len)) {
+		if (read_section(c, opt, GPULAT__OPT_DONE, &d, &len)) {
 			free(d);
 			return -1;
 		}
@@ -1294,14 +1351,20 @@ static int check_v7(struct chk *c, uint64_t off)
 				return bad(c, "option %u runs past its section", id);
 			}
 			switch (id) {
-			case OPT_DONE:
+			case GPULAT__OPT_DONE:
 				next = sz >= 8 ? num(c, od, 8) : 0;
 				done = true;
 				break;
-			case OPT_BUFFER:
+			case GPULAT__OPT_BUFFER:
 				ret = check_buffer(c, od, sz);
 				break;
-			case OPT_CPUCOUNT:
+			case GPULAT__OPT_TRACECLOCK:
+			case GPULAT__OPT_UNAME:
+			case GPULAT__OPT_HOOK:
+			case GPULAT__OPT_VERSION:
+				ret = check_text_opt(c, id, od, sz);
+				break;
+			case GPULAT__OPT_CPUCOUNT:
 				/*
 				 * libtracecmd 1.3 takes a v7 file's CPU count from here,
 				 * and the merge holds a stream per CPU: a fuzzed 2^25
@@ -1313,12 +1376,12 @@ static int check_v7(struct chk *c, uint64_t off)
 					ret = bad(c, "CPU count %llu larger than %d",
 						  (unsigned long long)num(c, od, 4), MAX_CPUS);
 				break;
-			case OPT_HEADER_INFO:
-			case OPT_FTRACE_EVENTS:
-			case OPT_EVENT_FORMATS:
-			case OPT_KALLSYMS:
-			case OPT_PRINTK:
-			case OPT_CMDLINES:
+			case GPULAT__OPT_HEADER_INFO:
+			case GPULAT__OPT_FTRACE_EVENTS:
+			case GPULAT__OPT_EVENT_FORMATS:
+			case GPULAT__OPT_KALLSYMS:
+			case GPULAT__OPT_PRINTK:
+			case GPULAT__OPT_CMDLINES:
 				if (sz < 8) {
 					ret = bad(c, "option %u too short", id);
 					break;

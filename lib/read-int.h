@@ -108,6 +108,38 @@ int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpula
 			int *nspan, bool *shifts);
 int gpulat__check_chunks(const char *path, char *why, size_t whylen);
 bool gpulat__page_ok(struct tep_handle *tep, const void *page, int page_size);
+
+/* the option ids of trace-cmd's enum tracecmd_file_options that the checks read */
+enum gpulat__opt {
+	GPULAT__OPT_DONE		= 0,
+	GPULAT__OPT_BUFFER		= 3,
+	GPULAT__OPT_TRACECLOCK		= 4,
+	GPULAT__OPT_UNAME		= 5,
+	GPULAT__OPT_HOOK		= 6,
+	GPULAT__OPT_CPUCOUNT		= 8,
+	GPULAT__OPT_VERSION		= 9,
+	GPULAT__OPT_STRINGS		= 15,
+	GPULAT__OPT_HEADER_INFO		= 16,
+	GPULAT__OPT_FTRACE_EVENTS	= 17,
+	GPULAT__OPT_EVENT_FORMATS	= 18,
+	GPULAT__OPT_KALLSYMS		= 19,
+	GPULAT__OPT_PRINTK		= 20,
+	GPULAT__OPT_CMDLINES		= 21,
+};
+
+/* what libtracecmd makes of a "[clock]" text (read-opts.c) */
+enum gpulat__clock {
+	GPULAT__CLOCK_NONE,	/* no word starting with '[': the clock is left as it was */
+	GPULAT__CLOCK_EMPTY,	/* a word with only white space between brackets: no clock */
+	GPULAT__CLOCK_SET,	/* a clock name */
+	GPULAT__CLOCK_BAD,	/* brackets only: libtracecmd 1.3.1 calls sscanf(NULL) */
+};
+enum gpulat__clock gpulat__clock_text(const char *text);
+/* the name of an option libtracecmd parses as text at open (TRACECLOCK, UNAME, HOOK, VERSION), else NULL */
+const char *gpulat__opt_text_name(unsigned int id);
+/* why option @id's @n bytes would crash libtracecmd's open, or NULL; *@clock: a clock text's */
+const char *gpulat__opt_text_problem(unsigned int id, const unsigned char *d, size_t n,
+				     enum gpulat__clock *clock);
 int gpulat__pread_full(int fd, void *buf, size_t len, uint64_t off);
 struct tracecmd_input *gpulat__open_trace(const char *path);
 /* one record of @f: counts, lost windows, decode, tracker, hook; < 0 stops */

@@ -58,6 +58,8 @@ def main():
     seed("dat-era-57-v6-window", read(rc + "/gen-era-57-v6"), filt=START | END, top=0x23,
          start=246, b7=60, thr=4)
     seed("dat-era-pre57-v6-stop", read(rc + "/gen-era-pre57-v6"), filt=STOP, b7=2)
+    # TRACECLOCK and HOOK options, parsed by libtracecmd at open (T20, T21)
+    seed("dat-clock-hook-v7-explain", read(rc + "/gen-clock-hook-v7"), feat=EXPLAIN | FRAMES)
     seed("dat-amdgpu-617-v7-irqname", read(rc + "/gen-amdgpu-617-v7"), feat=EXPLAIN | FENCE,
          irq=0xfe, fname="amdgpu")
     seed("dat-frames-vrr-learn", read(st + "/frames-vrr.dat"), feat=FRAMES | LEARN | EXPLAIN)

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1
+"""The text options libtracecmd parses at open (FINDINGS T20, T21).
+
+    text_options.py TOOL TRACE_CMD SEED_V6 SEED_V7 WORKDIR
+
+libtracecmd 1.3.1 dereferences NULL on a TRACECLOCK text whose "[clock]"
+word is brackets only, on the same in the clock text after a v6 file's CPU
+table, and on a HOOK option it cannot parse. lib/read-check.c refuses what
+would crash. The oracle here is libtracecmd itself: each variant of the
+seeds is read by `trace-cmd report -N` (TRACE_CMD, no plugins) and by TOOL
+(trace-cmd-gpu-latency); where trace-cmd dies of a signal TOOL must refuse
+the file (exit 1, one line naming it and the option), and where trace-cmd
+reads it TOOL must read it too (exit 0). TOOL never dies of a signal.
+
+SEED_V6 has a TRACECLOCK option of 55 bytes, a HOOK option of 51 bytes and
+the 7-byte "[local]" clock text after its CPU table; SEED_V7 has a
+TRACECLOCK and a HOOK option of 8 bytes each (tests/fuzz/reader-corpus
+gen-clock-hook-v6 and -v7). A variant keeps each size and pads the text
+with NULs, so no offset of the file moves.
+"""
+import os
+import struct
+import subprocess
+import sys
+
+tool, tracecmd, seed6, seed7, work = sys.argv[1:6]
+os.makedirs(work, exist_ok=True)
+failures = 0
+checked = {"refused": 0, "read": 0}
+
+# TRACECLOCK texts: brackets only crash libtracecmd, the rest do not
+CLOCKS = ["[]", "[", "]", "[[]]", "[ ]", "x []", "x [] [local]", "[local]",
+          "local [global] counter", "[ local]", "[\tlocal]", "[\t]", "no brackets",
+          "]x[", "[x", "x[", "", "[mono] ["]
+# HOOK texts: "[sys:]event,match[,pid]/[sys:]event,match[,flags]"
+HOOKS = ["a,b/c,d", "s:a,b/t:c,d", "s:a,b,1/t:c,d,P", "a,b,1/c,d,psg", "", "a", "a,b",
+         "a,b/", "a,b/c", "a,b/c,", "a,b/c,d,", ":,/", "a:,b/c,d", ",a,b/c,d", "a,b,/c,d",
+         "a/b,c/d", "s:a,b/c:d", "a,b,1", ":a,b/c,d", "a,b/:c,d", "a,b/c:,d"]
+# the clock text after a v6 CPU table (7 bytes)
+DATA_CLOCKS = ["[]", "[", "[ ]", "[mono]", "mono", "[[]]"]
+
+
+def option(d, oid, size, start=0):
+    """Offset of the data of the first option @oid of @size bytes."""
+    i = d.find(struct.pack("<HI", oid, size), start)
+    assert i >= 0, "option %d of %d bytes not in the seed" % (oid, size)
+    return i + 6
+
+
+def with_text(d, at, size, text, oid_at=None, oid=None):
+    t = text.encode() + b"\0"
+    if len(t) > size:
+        return None
+    v = bytearray(d)
+    v[at:at + size] = t + b"\0" * (size - len(t))
+    if oid is not None:
+        v[oid_at:oid_at + 2] = struct.pack("<H", oid)
+    return bytes(v)
+
+
+def run(name, data, what, tool_only=None):
+    """tool_only: the expected exit status of TOOL when trace-cmd is not the oracle."""
+    global failures
+    path = os.path.join(work, name)
+    with open(path, "wb") as f:
+        f.write(data)
+    tc = subprocess.run([tracecmd, "report", "-N", path], stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL, timeout=60).returncode
+    r = subprocess.run([tool, path], capture_output=True, text=True, timeout=60)
+    err = r.stderr.strip()
+    if r.returncode < 0:
+        print("FAIL %s: %s died of signal %d" % (name, os.path.basename(tool), -r.returncode))
+        failures += 1
+        return
+    want_refused = tc < 0 if tool_only is None else tool_only != 0
+    if want_refused:
+        ok = (r.returncode == 1 and len(err.splitlines()) == 1 and path in err and
+              what in err)
+    else:
+        ok = r.returncode == 0
+    checked["refused" if want_refused else "read"] += 1
+    if not ok:
+        failures += 1
+        print("FAIL %s: trace-cmd %s, %s exit %d: %s" %
+              (name, "died" if tc < 0 else "exit %d" % tc, os.path.basename(tool),
+               r.returncode, err[:300]))
+
+
+d6 = open(seed6, "rb").read()
+d7 = open(seed7, "rb").read()
+clk6 = option(d6, 4, 55)
+hook6 = option(d6, 6, 51)
+fly = d6.index(b"flyrecord\0")
+dclk = d6.index(struct.pack("<Q", 7) + b"[local]", fly) + 8
+clk7 = option(d7, 4, 8)
+hook7 = option(d7, 6, 8)
+
+for i, t in enumerate(CLOCKS):
+    run("v6-clock-%02d" % i, with_text(d6, clk6, 55, t), "TRACECLOCK option")
+    v = with_text(d7, clk7, 8, t)
+    if v:
+        run("v7-clock-%02d" % i, v, "TRACECLOCK option")
+for i, t in enumerate(HOOKS):
+    run("v6-hook-%02d" % i, with_text(d6, hook6, 51, t), "HOOK option")
+    v = with_text(d7, hook7, 8, t)
+    if v:
+        run("v7-hook-%02d" % i, v, "HOOK option")
+# the same texts as the TRACECLOCK option turned into a HOOK one (v6)
+for i, t in enumerate(HOOKS[:6]):
+    run("v6-clock-as-hook-%02d" % i, with_text(d6, clk6, 55, t, clk6 - 6, 6), "HOOK option")
+
+# the clock after the CPU table: libtracecmd parses it after the options;
+# the reader has libtracecmd load the data (and so parse it) only when the
+# options gave no clock
+for i, t in enumerate(DATA_CLOCKS):
+    v = bytearray(with_text(d6, clk6, 55, "no clock here"))
+    v[dclk:dclk + 7] = (t.encode() + b"\0" * 7)[:7]
+    run("v6-data-clock-%02d" % i, bytes(v), "clock text after the CPU table is brackets only")
+    # with "[local]" in the option: trace-cmd still parses (and may die on)
+    # the text after the CPU table; the reader does not read it
+    v = bytearray(d6)
+    v[dclk:dclk + 7] = (t.encode() + b"\0" * 7)[:7]
+    run("v6-data-clock-opt-%02d" % i, bytes(v), "", tool_only=0)
+
+# a text that does not end inside its option: strdup() / strtok() read past it
+for oid, name in ((4, "TRACECLOCK"), (5, "UNAME"), (6, "HOOK"), (9, "VERSION")):
+    v = bytearray(d7)
+    v[clk7 - 6:clk7 + 8] = struct.pack("<HI", oid, 8) + b"abcdefgh"
+    run("v7-nonul-%d" % oid, bytes(v), name + " option is not a string", tool_only=1)
+
+print("%d refused where libtracecmd dies, %d read where it reads; %d failure(s)" %
+      (checked["refused"], checked["read"], failures))
+# the oracle must have seen both outcomes, or the seeds no longer test anything
+if not checked["refused"] or not checked["read"]:
+    print("FAIL: the variants did not reach both outcomes")
+    failures += 1
+sys.exit(1 if failures else 0)
