@@ -26,9 +26,9 @@
  *    print format declared (T6), no division by a zero or non-number
  *    token (T7), no quote in a field declaration (T11);
  *  - printk formats: every line "address : format", with a newline (T8);
- *  - the options libtracecmd parses as text at open (TRACECLOCK, UNAME, HOOK,
- *    VERSION) and a v6 file's clock text after its CPU table: read-opts.c
- *    (T20, T21);
+ *  - the options libtracecmd parses while it opens the file (clock, hook,
+ *    strings, CPUSTAT, PROCMAPS, GUEST, TIME_SHIFT) and a v6 file's clock
+ *    text after its CPU table: read-opts.c (T20-T23);
  *  - ring-buffer pages: the header of every page of uncompressed CPU data
  *    and of the first chunk of compressed CPU data (the pages libtracecmd
  *    loads while opening): commit size <= the page's data size, and a page
@@ -999,34 +999,34 @@ static int check_cpu_data(struct chk *c, int cpu, uint64_t off, uint64_t size)
 	return c->compressed ? check_chunks(c, cpu, off, size) : check_pages(c, cpu, off, size);
 }
 
-/* ---- text options ---------------------------------------------------------- */
+/* ---- options libtracecmd parses at open ----------------------------------------- */
 
-/* option @id (@sz bytes at @d), when libtracecmd parses it as text at open */
-static int check_text_opt(struct chk *c, unsigned int id, const unsigned char *d, uint64_t sz)
+/* option @id (@sz bytes at @d), with the rules of read-opts.c */
+static int check_opt(struct chk *c, unsigned int id, const unsigned char *d, uint64_t sz)
 {
-	const char *why = gpulat__opt_text_problem(id, d, (size_t)sz, &c->clock);
+	const char *why = gpulat__opt_problem(id, d, (size_t)sz, c->big, &c->clock);
 
 	if (id == GPULAT__OPT_TRACECLOCK)
 		c->clock_opt = true;
-	return why ? bad(c, "the %s option %s", gpulat__opt_text_name(id), why) : 0;
+	return why ? bad(c, "the %s option %s", gpulat__opt_name(id), why) : 0;
 }
 
 /* the same for an option in the file (v6), read first */
-static int check_text_opt_at(struct chk *c, unsigned int id, uint64_t off, uint64_t sz)
+static int check_opt_at(struct chk *c, unsigned int id, uint64_t off, uint64_t sz)
 {
 	unsigned char *t;
 	int ret;
 
 	if (sz > MAX_META)
-		return bad(c, "the %s option is %llu bytes long", gpulat__opt_text_name(id),
+		return bad(c, "the %s option is %llu bytes long", gpulat__opt_name(id),
 			   (unsigned long long)sz);
 	t = malloc(sz ? sz : 1);
 	if (!t)
 		return bad(c, "out of memory");
 	if (rd(c, off, t, (size_t)sz))
-		ret = bad(c, "the %s option cut short", gpulat__opt_text_name(id));
+		ret = bad(c, "the %s option cut short", gpulat__opt_name(id));
 	else
-		ret = check_text_opt(c, id, t, sz);
+		ret = check_opt(c, id, t, sz);
 	free(t);
 	return ret;
 }
@@ -1113,8 +1113,8 @@ static int check_v6(struct chk *c, uint64_t off)
 			if (rd_num(c, &off, 4, &sz) || sz > c->size - off)
 				return bad(c, "option %llu runs past the end of the file",
 					   (unsigned long long)id);
-			if (gpulat__opt_text_name((unsigned int)id) &&
-			    check_text_opt_at(c, (unsigned int)id, off, sz))
+			if (gpulat__opt_name((unsigned int)id) &&
+			    check_opt_at(c, (unsigned int)id, off, sz))
 				return -1;
 			off += sz;
 		}
@@ -1358,11 +1358,17 @@ static int check_v7(struct chk *c, uint64_t off)
 			case GPULAT__OPT_BUFFER:
 				ret = check_buffer(c, od, sz);
 				break;
+			case GPULAT__OPT_DATE:
+			case GPULAT__OPT_CPUSTAT:
 			case GPULAT__OPT_TRACECLOCK:
 			case GPULAT__OPT_UNAME:
 			case GPULAT__OPT_HOOK:
+			case GPULAT__OPT_OFFSET:
 			case GPULAT__OPT_VERSION:
-				ret = check_text_opt(c, id, od, sz);
+			case GPULAT__OPT_PROCMAPS:
+			case GPULAT__OPT_TIME_SHIFT:
+			case GPULAT__OPT_GUEST:
+				ret = check_opt(c, id, od, sz);
 				break;
 			case GPULAT__OPT_CPUCOUNT:
 				/*

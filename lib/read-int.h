@@ -112,12 +112,18 @@ bool gpulat__page_ok(struct tep_handle *tep, const void *page, int page_size);
 /* the option ids of trace-cmd's enum tracecmd_file_options that the checks read */
 enum gpulat__opt {
 	GPULAT__OPT_DONE		= 0,
+	GPULAT__OPT_DATE		= 1,
+	GPULAT__OPT_CPUSTAT		= 2,
 	GPULAT__OPT_BUFFER		= 3,
 	GPULAT__OPT_TRACECLOCK		= 4,
 	GPULAT__OPT_UNAME		= 5,
 	GPULAT__OPT_HOOK		= 6,
+	GPULAT__OPT_OFFSET		= 7,
 	GPULAT__OPT_CPUCOUNT		= 8,
 	GPULAT__OPT_VERSION		= 9,
+	GPULAT__OPT_PROCMAPS		= 10,
+	GPULAT__OPT_TIME_SHIFT		= 12,
+	GPULAT__OPT_GUEST		= 13,
 	GPULAT__OPT_STRINGS		= 15,
 	GPULAT__OPT_HEADER_INFO		= 16,
 	GPULAT__OPT_FTRACE_EVENTS	= 17,
@@ -135,11 +141,14 @@ enum gpulat__clock {
 	GPULAT__CLOCK_BAD,	/* brackets only: libtracecmd 1.3.1 calls sscanf(NULL) */
 };
 enum gpulat__clock gpulat__clock_text(const char *text);
-/* the name of an option libtracecmd parses as text at open (TRACECLOCK, UNAME, HOOK, VERSION), else NULL */
-const char *gpulat__opt_text_name(unsigned int id);
-/* why option @id's @n bytes would crash libtracecmd's open, or NULL; *@clock: a clock text's */
-const char *gpulat__opt_text_problem(unsigned int id, const unsigned char *d, size_t n,
-				     enum gpulat__clock *clock);
+/* the name of an option read-opts.c has a rule for (libtracecmd parses it at open), else NULL */
+const char *gpulat__opt_name(unsigned int id);
+/*
+ * why option @id's @n bytes (numbers big-endian if @big) would crash or
+ * mislead libtracecmd's open, or NULL; *@clock: what a TRACECLOCK text left
+ */
+const char *gpulat__opt_problem(unsigned int id, const unsigned char *d, size_t n, bool big,
+				enum gpulat__clock *clock);
 int gpulat__pread_full(int fd, void *buf, size_t len, uint64_t off);
 struct tracecmd_input *gpulat__open_trace(const char *path);
 /* one record of @f: counts, lost windows, decode, tracker, hook; < 0 stops */

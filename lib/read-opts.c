@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The text options of a trace.dat that libtracecmd parses while it opens
- * the file (handle_options(), v6 and v7 alike): TRACECLOCK, UNAME, HOOK and
- * VERSION, and the v6 "[clock]" text saved after the flyrecord CPU table.
- *
- * libtracecmd 1.3.1 takes each option as a C string whatever its declared
- * size (strdup(), strtok()), and two of its parsers dereference NULL on
- * texts trace-cmd never writes (tests/fuzz/FINDINGS.md T20, T21; `trace-cmd
- * report` dies the same way):
+ * The options of a trace.dat that libtracecmd 1.3.1 parses while it opens
+ * the file (handle_options(), v6 and v7 alike), and the v6 "[clock]" text
+ * saved after the flyrecord CPU table. Its parsers trust them, and some
+ * crash on texts and counts trace-cmd never writes (tests/fuzz/FINDINGS.md
+ * T20-T23; `trace-cmd report` dies the same way):
  *
  *  - a clock text: tracecmd_parse_trace_clock() cuts it at spaces and hands
  *    the first word that starts with '[' to extract_trace_clock(), which cuts
@@ -16,13 +13,20 @@
  *  - HOOK: tracecmd_create_event_hook() returns NULL for a text that is not
  *    "[sys:]event,match[,pid]/[sys:]event,match[,flags]", and handle_options()
  *    writes hook->next through it.
+ *  - DATE, OFFSET, UNAME, VERSION, TRACECLOCK, HOOK are C strings to it
+ *    (strtoll, strdup, strtok) whatever the option's size.
+ *  - CPUSTAT, PROCMAPS: buf[size - 1], an unsigned size: 0 reaches 4 GiB on.
+ *  - GUEST, TIME_SHIFT: counts and CPU ids taken as they come.
  *
  * So the same cuts are made here, on a copy, by our own tokenizer with
  * strtok()'s rules (leading delimiters skipped, a token ends at the next
- * delimiter or the end), and a text they would crash on is refused.
+ * delimiter or the end), the counts are held against the option's size,
+ * and what would crash or make libtracecmd allocate past the option is
+ * refused.
  */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,42 +114,146 @@ out:
 	return ok;
 }
 
-const char *gpulat__opt_text_name(unsigned int id)
+/* an @n-byte number at @p; int32 values are the (int) casts libtracecmd makes */
+static uint64_t num(const unsigned char *p, int n, bool big)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[big ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/*
+ * GUEST (trace_guest_load()): name, u64 trace id, int vcpu count, then per
+ * vcpu int id and int host pid. It stores each pid at cpu_pid[id] after
+ * checking only id < count: a negative id writes before the array.
+ */
+static const char *guest_problem(const unsigned char *d, size_t n, bool big)
+{
+	const unsigned char *z = memchr(d, '\0', n);
+	size_t left, i;
+	int32_t count, cpu;
+
+	if (!z)
+		return "has no guest name";
+	left = n - (size_t)(z + 1 - d);
+	if (left < 12)
+		return NULL;	/* libtracecmd drops the guest */
+	d = z + 1 + 8;
+	count = (int32_t)num(d, 4, big);
+	d += 4;
+	left -= 12;
+	/* calloc(count) comes first: a count the option cannot hold is a bomb */
+	if (count < 0 || (uint64_t)count > left / 8)
+		return "declares more guest CPUs than it holds";
+	for (i = 0; i < (size_t)count; i++, d += 8) {
+		cpu = (int32_t)num(d, 4, big);
+		if (cpu < 0)
+			return "has a negative guest CPU";
+	}
+	return NULL;
+}
+
+/*
+ * TIME_SHIFT (tsync_cpu_offsets_load(), options of 16 bytes or more): u64
+ * trace id, u32 flags, int CPU count, then per CPU an int sample count and
+ * three u64 arrays of that many samples. libtracecmd callocs each count
+ * before it sees whether the option holds it (a 2^28 count: 8 GiB) and
+ * then fails the open: counts past the option are refused first.
+ */
+static const char *time_shift_problem(const unsigned char *d, size_t n, bool big)
+{
+	size_t left;
+	int32_t cpus, count, i;
+
+	if (n < 16)
+		return NULL;	/* libtracecmd ignores it */
+	cpus = (int32_t)num(d + 12, 4, big);
+	d += 16;
+	left = n - 16;
+	if (cpus < 0 || (uint64_t)cpus > left / 4)
+		return "declares more CPUs than it holds";
+	for (i = 0; i < cpus; i++) {
+		if (left < 4)
+			return "is cut short";
+		count = (int32_t)num(d, 4, big);
+		d += 4;
+		left -= 4;
+		if (count < 0 || (uint64_t)count > left / 24)
+			return "declares more samples than it holds";
+		d += (size_t)count * 24;
+		left -= (size_t)count * 24;
+	}
+	return NULL;
+}
+
+const char *gpulat__opt_name(unsigned int id)
 {
 	switch (id) {
+	case GPULAT__OPT_DATE:
+		return "DATE";
+	case GPULAT__OPT_CPUSTAT:
+		return "CPUSTAT";
 	case GPULAT__OPT_TRACECLOCK:
 		return "TRACECLOCK";
 	case GPULAT__OPT_UNAME:
 		return "UNAME";
 	case GPULAT__OPT_HOOK:
 		return "HOOK";
+	case GPULAT__OPT_OFFSET:
+		return "OFFSET";
 	case GPULAT__OPT_VERSION:
 		return "VERSION";
+	case GPULAT__OPT_PROCMAPS:
+		return "PROCMAPS";
+	case GPULAT__OPT_TIME_SHIFT:
+		return "TIME_SHIFT";
+	case GPULAT__OPT_GUEST:
+		return "GUEST";
 	default:
 		return NULL;
 	}
 }
 
-const char *gpulat__opt_text_problem(unsigned int id, const unsigned char *d, size_t n,
-				     enum gpulat__clock *clock)
+const char *gpulat__opt_problem(unsigned int id, const unsigned char *d, size_t n, bool big,
+				enum gpulat__clock *clock)
 {
 	const char *text = (const char *)d;
+	enum gpulat__clock c;
 
-	if (!gpulat__opt_text_name(id))
+	switch (id) {
+	case GPULAT__OPT_CPUSTAT:
+	case GPULAT__OPT_PROCMAPS:
+		/* buf[size - 1] with an unsigned size: 4 GiB past a 0-byte buffer (T22) */
+		return n ? NULL : "is empty";
+	case GPULAT__OPT_GUEST:
+		return guest_problem(d, n, big);
+	case GPULAT__OPT_TIME_SHIFT:
+		return time_shift_problem(d, n, big);
+	case GPULAT__OPT_DATE:
+	case GPULAT__OPT_OFFSET:
+	case GPULAT__OPT_TRACECLOCK:
+	case GPULAT__OPT_UNAME:
+	case GPULAT__OPT_HOOK:
+	case GPULAT__OPT_VERSION:
+		break;
+	default:
 		return NULL;
+	}
 	/*
-	 * an older trace-cmd record adds TRACECLOCK as a bare flag
-	 * (size 0: the clock is the text after the CPU table); an empty
-	 * option has no text to check
+	 * the rest are C strings to libtracecmd (strtoll, strdup, strtok).
+	 * An older trace-cmd record adds TRACECLOCK as a bare flag (size 0:
+	 * the clock is the text after the CPU table): an empty option has no
+	 * text to check
 	 */
 	if (!n)
 		return NULL;
-	/* libtracecmd reads them as C strings: one must end inside the option */
 	if (!memchr(d, '\0', n))
 		return "is not a string";
 	if (id == GPULAT__OPT_TRACECLOCK) {
-		enum gpulat__clock c = gpulat__clock_text(text);
-
+		c = gpulat__clock_text(text);
 		if (c == GPULAT__CLOCK_BAD)
 			return "has a clock name of brackets only";
 		/* a text without a "[clock]" word leaves the clock as it was */

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1
-"""The text options libtracecmd parses at open (FINDINGS T20, T21).
+"""The options libtracecmd parses at open (FINDINGS T20-T23).
 
     text_options.py TOOL TRACE_CMD SEED_V6 SEED_V7 WORKDIR
 
 libtracecmd 1.3.1 dereferences NULL on a TRACECLOCK text whose "[clock]"
 word is brackets only, on the same in the clock text after a v6 file's CPU
-table, and on a HOOK option it cannot parse. lib/read-check.c refuses what
-would crash. The oracle here is libtracecmd itself: each variant of the
+table, and on a HOOK option it cannot parse; it writes 4 GiB past an empty
+CPUSTAT or PROCMAPS option and before its array for a negative GUEST CPU.
+lib/read-opts.c refuses what would crash. The oracle here is libtracecmd itself: each variant of the
 seeds is read by `trace-cmd report -N` (TRACE_CMD, no plugins) and by TOOL
 (trace-cmd-gpu-latency); where trace-cmd dies of a signal TOOL must refuse
 the file (exit 1, one line naming it and the option), and where trace-cmd
@@ -17,7 +18,8 @@ SEED_V6 has a TRACECLOCK option of 55 bytes, a HOOK option of 51 bytes and
 the 7-byte "[local]" clock text after its CPU table; SEED_V7 has a
 TRACECLOCK and a HOOK option of 8 bytes each (tests/fuzz/reader-corpus
 gen-clock-hook-v6 and -v7). A variant keeps each size and pads the text
-with NULs, so no offset of the file moves.
+with NULs, so no offset of the file moves; a v6 variant with an option
+added takes its bytes from the zeros before the first CPU's pages.
 """
 import os
 import struct
@@ -123,13 +125,60 @@ for i, t in enumerate(DATA_CLOCKS):
     v[dclk:dclk + 7] = (t.encode() + b"\0" * 7)[:7]
     run("v6-data-clock-opt-%02d" % i, bytes(v), "", tool_only=0)
 
+# options added to the v6 seed after its TRACECLOCK: bytes taken from the
+# page padding before CPU 0's data, so the CPU table stays right
+
+
+def added(blob):
+    off = struct.unpack_from("<Q", d6, fly + 10)[0]
+    assert not any(d6[off - len(blob):off]), "no room before the CPU data"
+    end = clk6 + 55
+    return d6[:end] + blob + d6[end:off - len(blob)] + d6[off:]
+
+
+def opt(oid, data):
+    return struct.pack("<HI", oid, len(data)) + data
+
+
+def guest(name, cpus):
+    return opt(13, name + struct.pack("<Qi", 7, len(cpus)) +
+               b"".join(struct.pack("<iI", c, 1000 + (c & 0xffff)) for c in cpus))
+
+
+ADDED = [("cpustat-empty", opt(2, b""), "CPUSTAT option is empty"),
+         ("cpustat", opt(2, b"CPU: 0\nentries: 5\n\0"), ""),
+         ("procmaps-empty", opt(10, b""), "PROCMAPS option is empty"),
+         ("procmaps", opt(10, b"1f4 1 game\n400000 401000 /usr/bin/game\n\0"), ""),
+         ("guest", guest(b"vm\0", [0, 1]), ""),
+         ("guest-cpu-min", guest(b"vm\0", [-2 ** 31]), "GUEST option has a negative guest CPU"),
+         ("guest-cpu-big", guest(b"vm\0", [9]), "")]
+for name, blob, what in ADDED:
+    # where libtracecmd reads it, so must the reader; where it dies, a refusal
+    run("v6-added-" + name, added(blob), what)
+# cpu_pid[-5] = pid: a write just before the array that libtracecmd survives
+# (heap corruption the oracle cannot see); refused all the same
+run("v6-added-guest-cpu-neg", added(guest(b"vm\0", [0, -5])),
+    "GUEST option has a negative guest CPU", tool_only=1)
+# counts libtracecmd callocs before it finds the option too short for them
+# (it then fails the open; refused first, without the allocation)
+for name, blob, what in [
+        ("time-shift-cpus", opt(12, struct.pack("<QIi", 1, 0, 2 ** 30) + bytes(8)),
+         "TIME_SHIFT option declares more CPUs than it holds"),
+        ("time-shift-samples", opt(12, struct.pack("<QIiI", 1, 0, 1, 2 ** 28) + bytes(8)),
+         "TIME_SHIFT option declares more samples than it holds"),
+        ("guest-count", opt(13, b"vm\0" + struct.pack("<Qi", 7, 2 ** 30)),
+         "GUEST option declares more guest CPUs than it holds")]:
+    run("v6-added-" + name, added(blob), what, tool_only=1)
+
 # a text that does not end inside its option: strdup() / strtok() read past it
-for oid, name in ((4, "TRACECLOCK"), (5, "UNAME"), (6, "HOOK"), (9, "VERSION")):
+for oid, name in ((1, "DATE"), (4, "TRACECLOCK"), (5, "UNAME"), (6, "HOOK"), (7, "OFFSET"),
+                  (9, "VERSION")):
     v = bytearray(d7)
     v[clk7 - 6:clk7 + 8] = struct.pack("<HI", oid, 8) + b"abcdefgh"
     run("v7-nonul-%d" % oid, bytes(v), name + " option is not a string", tool_only=1)
 
-print("%d refused where libtracecmd dies, %d read where it reads; %d failure(s)" %
+print("%d variants refused, %d read (trace-cmd report -N the oracle where it decides); "
+      "%d failure(s)" %
       (checked["refused"], checked["read"], failures))
 # the oracle must have seen both outcomes, or the seeds no longer test anything
 if not checked["refused"] or not checked["read"]:
