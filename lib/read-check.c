@@ -1358,6 +1358,16 @@ static int check_v7(struct chk *c, uint64_t off)
 			case GPULAT__OPT_BUFFER:
 				ret = check_buffer(c, od, sz);
 				break;
+			case GPULAT__OPT_BUFFER_TEXT:
+				/*
+				 * u64 offset, name: the top buffer ("") holding
+				 * latency tracer text makes libtracecmd 1.3.1 die
+				 * in tracecmd_peek_data(), as F9 does in v6 (T24)
+				 */
+				if (sz > 8 && !od[8])
+					ret = bad(c,
+						  "latency tracer text data, no CPU event records");
+				break;
 			case GPULAT__OPT_DATE:
 			case GPULAT__OPT_CPUSTAT:
 			case GPULAT__OPT_TRACECLOCK:

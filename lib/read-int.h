@@ -131,6 +131,7 @@ enum gpulat__opt {
 	GPULAT__OPT_KALLSYMS		= 19,
 	GPULAT__OPT_PRINTK		= 20,
 	GPULAT__OPT_CMDLINES		= 21,
+	GPULAT__OPT_BUFFER_TEXT		= 22,
 };
 
 /* what libtracecmd makes of a "[clock]" text (read-opts.c) */

@@ -177,6 +177,13 @@ for oid, name in ((1, "DATE"), (4, "TRACECLOCK"), (5, "UNAME"), (6, "HOOK"), (7,
     v[clk7 - 6:clk7 + 8] = struct.pack("<HI", oid, 8) + b"abcdefgh"
     run("v7-nonul-%d" % oid, bytes(v), name + " option is not a string", tool_only=1)
 
+# v7: the top buffer as latency tracer text (BUFFER_TEXT): trace-cmd report
+# prints the text, libtracecmd's record reader dies on it (T24)
+i = d7.index(b"\0local\0") - 8 - 6
+assert struct.unpack_from("<H", d7, i)[0] == 3, "the seed's BUFFER option moved"
+run("v7-buffer-text", d7[:i] + struct.pack("<H", 22) + d7[i + 2:],
+    "latency tracer text data, no CPU event records", tool_only=1)
+
 print("%d variants refused, %d read (trace-cmd report -N the oracle where it decides); "
       "%d failure(s)" %
       (checked["refused"], checked["read"], failures))
