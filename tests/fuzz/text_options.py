@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1
 """The options libtracecmd parses at open (FINDINGS T20-T23).
 
-    text_options.py TOOL TRACE_CMD SEED_V6 SEED_V7 WORKDIR
+    text_options.py TOOL TRACE_CMD SEED_V6 SEED_V7 WORKDIR [PLUGIN_DIR]
 
 libtracecmd 1.3.1 dereferences NULL on a TRACECLOCK text whose "[clock]"
 word is brackets only, on the same in the clock text after a v6 file's CPU
@@ -12,7 +12,9 @@ lib/read-opts.c refuses what would crash. The oracle here is libtracecmd itself:
 seeds is read by `trace-cmd report -N` (TRACE_CMD, no plugins) and by TOOL
 (trace-cmd-gpu-latency); where trace-cmd dies of a signal TOOL must refuse
 the file (exit 1, one line naming it and the option), and where trace-cmd
-reads it TOOL must read it too (exit 0). TOOL never dies of a signal.
+reads it TOOL must read it too (exit 0). TOOL never dies of a signal. With
+PLUGIN_DIR (our libtraceevent plugin), `trace-cmd report` with the plugin
+loaded must not die where it does not die without it.
 
 SEED_V6 has a TRACECLOCK option of 55 bytes, a HOOK option of 51 bytes and
 the 7-byte "[local]" clock text after its CPU table; SEED_V7 has a
@@ -27,7 +29,10 @@ import subprocess
 import sys
 
 tool, tracecmd, seed6, seed7, work = sys.argv[1:6]
+plugin_dir = sys.argv[6] if len(sys.argv) > 6 else None
 os.makedirs(work, exist_ok=True)
+# the plugin run: our plugin only (no ~/.local/lib/traceevent/plugins copy)
+plugin_env = dict(os.environ, TRACEEVENT_PLUGIN_DIR=plugin_dir or "", HOME=work)
 failures = 0
 checked = {"refused": 0, "read": 0}
 
@@ -69,6 +74,13 @@ def run(name, data, what, tool_only=None):
         f.write(data)
     tc = subprocess.run([tracecmd, "report", "-N", path], stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL, timeout=60).returncode
+    if plugin_dir:
+        tp = subprocess.run([tracecmd, "report", path], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=plugin_env, timeout=60).returncode
+        if tp < 0 and tc >= 0:
+            print("FAIL %s: trace-cmd report dies of signal %d with our plugin only" %
+                  (name, -tp))
+            failures += 1
     r = subprocess.run([tool, path], capture_output=True, text=True, timeout=60)
     err = r.stderr.strip()
     if r.returncode < 0:
