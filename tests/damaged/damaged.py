@@ -6,7 +6,8 @@
                [--plugin-dir DIR] [--gen GPU-TRACE-GEN] [--formats DIR]
                [--samples DIR] [--full] [--jobs N]
 
-KIND: truncate, bitflip, block, zero, layout, backwards, names, hang, hostile (or all). The files are made at
+KIND: truncate, bitflip, block, zero, options, layout, backwards, names, hang, hostile (or
+all). The files are made at
 test time in DIR (nothing large is committed):
   truncate  copies cut at every offset of the first 512 bytes and at 40
             offsets spread over the file (v6 and v7 traces)
@@ -14,6 +15,9 @@ test time in DIR (nothing large is committed):
   block     4 KiB blocks overwritten with random bytes, with another block,
             or duplicated in place
   zero      zero-length, header-only, not-a-trace, directory, missing file
+  options   the options libtracecmd parses at open: clock texts, hooks,
+            CPUSTAT, PROCMAPS, GUEST, TIME_SHIFT, latency text (the
+            variants of tests/fuzz/text_options.py, FINDINGS T20-T24)
   layout    foreign event layouts written by mkdat.py (fields missing,
             renamed, resized, moved, added; big-endian; __data_loc outside
             the record; libtraceevent-crashing formats)
@@ -68,8 +72,10 @@ import threading
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz"))
 import mkdat  # noqa: E402
 import hostile  # noqa: E402
+import text_options  # noqa: E402
 
 # open FINDINGS.md items: check name -> finding id (XFAIL instead of FAIL)
 # (crashes that trace-cmd report -N shares are third-party: listed, not failed)
@@ -638,6 +644,25 @@ def kind_zero(c):
             check_report(c, check, p)
             check_kshark(c, check, p)
             check_rings(c, check, p)
+
+
+def kind_options(c):
+    """every front end on the option variants of T20-T24 (tests/fuzz/text_options.py,
+    which holds gpu-latency's verdicts against trace-cmd report -N)"""
+    d = os.path.join(c.work, "options")
+    os.makedirs(d, exist_ok=True)
+    with open(text_options.SEED_V6, "rb") as fh:
+        d6 = fh.read()
+    with open(text_options.SEED_V7, "rb") as fh:
+        d7 = fh.read()
+    items = []
+    for name, data, _, _ in text_options.variants(d6, d7):
+        p = os.path.join(d, name)
+        with open(p, "wb") as fh:
+            fh.write(data)
+        items.append(("options:" + name, p, False))
+    c.stats.setdefault("options", {})["files"] = len(items)
+    parallel(c, items)
 
 
 # ---- layouts (mkdat.py) ------------------------------------------------------------
@@ -1546,8 +1571,8 @@ def main():
             if os.path.exists(os.path.join(d, "plugin_gpu_sched.so")):
                 print("damaged: WARNING an installed %s/plugin_gpu_sched.so is loaded before "
                       "the one under test" % d)
-    kinds = ["zero", "truncate", "bitflip", "block", "layout", "backwards", "names", "hang",
-             "hostile"] \
+    kinds = ["zero", "truncate", "bitflip", "block", "options", "layout", "backwards", "names",
+             "hang", "hostile"] \
         if a.kind == "all" else a.kind.split(",")
     for k in kinds:
         globals()["kind_" + k](c)
