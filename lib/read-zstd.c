@@ -7,8 +7,9 @@
  * closed and walks all of them for each new one (read-merge.c), so a long
  * trace costs memory and quadratic time. Here each CPU decompresses one
  * chunk at a time into a buffer of its own and walks its ring-buffer pages
- * with libtraceevent's kbuffer, exactly as libtracecmd's tracecmd_peek_data()
- * does; libtracecmd still parses the headers, event formats and options.
+ * (read-page.h: the records libtraceevent's kbuffer gives, as libtracecmd's
+ * tracecmd_peek_data() reads them); libtracecmd still parses the headers,
+ * event formats and options.
  *
  * File facts used (trace-cmd's trace.dat v7, lib/trace-cmd/trace-input.c):
  *  - a section header is u16 id, u16 flags (bit 0: compressed), s32
@@ -47,10 +48,10 @@
 #include <unistd.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 #include <zstd.h>
 
 #include "read-int.h"
+#include "read-page.h"
 
 enum {
 	OPT_DONE	= 0,
@@ -84,21 +85,22 @@ struct zcpu {
 	size_t			plen;		/* bytes of pages in blk.out */
 	size_t			ppos;		/* offset of the loaded page in blk.out */
 	uint64_t		vbase;		/* offset of blk.out[0] in the CPU's data */
-	bool			loaded;		/* a page is in the kbuffer */
+	bool			loaded;		/* a page is in pg, on its current record */
 	bool			have;		/* rec is the head */
 	bool			failed;		/* a chunk could not be read */
 	bool			looped;		/* records ran back on their page (F7) */
 	int			poff;		/* offset in the page of the last record */
 	uint64_t		bytes;		/* of the CPU's data in the file */
 	ZSTD_DCtx		*dctx;		/* z->dctx, or a reader thread's (read-par.c) */
-	struct kbuffer		*kbuf;
+	bool			on;		/* the CPU has data: pg is set up */
+	struct gpulat__pgw	pg;		/* the loaded page's walker */
 	struct tep_record	rec;
 };
 
 struct gpulat__zfile {
 	int			fd;
 	struct tep_handle	*tep;
-	enum kbuffer_long_size	lsize;
+	bool			long8;		/* the file's longs (page commits) are 8 bytes */
 	ZSTD_DCtx		*dctx;
 	int			page_size;
 	int			ncpu;
@@ -308,6 +310,13 @@ out:
 	return ret;
 }
 
+/* the walker of a CPU's pages: the file's endianness and long size */
+static void set_walker(const struct gpulat__zfile *z, struct zcpu *c)
+{
+	gpulat__pgw_init(&c->pg, tep_is_file_bigendian(z->tep), z->long8);
+	c->on = true;
+}
+
 /* read the chunk count of every CPU's data */
 static int init_cpus(struct gpulat__zfile *z, uint64_t fly)
 {
@@ -327,12 +336,7 @@ static int init_cpus(struct gpulat__zfile *z, uint64_t fly)
 			return -1;
 		c->chunks_left = (uint32_t)num(z, hdr, 4);
 		c->next_off += 4;
-		c->kbuf = kbuffer_alloc(z->lsize, tep_is_file_bigendian(z->tep) ?
-					KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-		if (!c->kbuf)
-			return -1;
-		if (tep_is_old_format(z->tep))
-			kbuffer_set_old_format(c->kbuf);
+		set_walker(z, c);
 	}
 	return 0;
 }
@@ -383,73 +387,56 @@ static int load_chunk(struct gpulat__zfile *z, struct zcpu *c)
  */
 static bool advance(struct gpulat__zfile *z, struct zcpu *c)
 {
-	unsigned long long ts;
-	void *data;
-	int r;
+	struct gpulat__pgw *w = &c->pg;
 
 	c->have = false;
-	for (;;) {
-		if (!c->loaded) {
-			if (c->ppos >= c->plen) {
-				r = load_chunk(z, c);
-				if (r <= 0) {
-					if (r < 0)
-						c->failed = true;
-					return false;
-				}
-			}
-			/* a damaged page header would send kbuffer past the chunk */
-			if (!gpulat__page_ok(z->tep, c->blk.out + c->ppos, z->page_size)) {
-				c->failed = true;
-				return false;
-			}
-			kbuffer_load_subbuffer(c->kbuf, c->blk.out + c->ppos);
-			if (kbuffer_subbuffer_size(c->kbuf) > z->page_size)
-				return false;
-			c->loaded = true;
-			c->poff = -1;
-		}
-		data = kbuffer_read_event(c->kbuf, &ts);
-		if (data) {
-			/*
-			 * Records of one page come at rising offsets. A damaged
-			 * length (kbuffer takes a negative one) sends it back on
-			 * its page for ever (F7): stop the CPU, the run fails.
-			 */
-			if (kbuffer_curr_offset(c->kbuf) <= c->poff) {
-				c->looped = true;
-				return false;
-			}
-			c->poff = kbuffer_curr_offset(c->kbuf);
-			break;
-		}
+	if (c->loaded && !gpulat__pgw_next(w)) {
 		c->loaded = false;
 		c->ppos += (size_t)z->page_size;
 	}
+	while (!c->loaded) {
+		if (c->ppos >= c->plen) {
+			int r = load_chunk(z, c);
+
+			if (r <= 0) {
+				if (r < 0)
+					c->failed = true;
+				return false;
+			}
+		}
+		/* a damaged page header would send the walk past the chunk */
+		if (!gpulat__page_ok(z->tep, c->blk.out + c->ppos, z->page_size)) {
+			c->failed = true;
+			return false;
+		}
+		if (!gpulat__pgw_load(w, c->blk.out + c->ppos, (uint32_t)z->page_size)) {
+			c->ppos += (size_t)z->page_size;
+			continue;
+		}
+		c->loaded = true;
+		c->poff = -1;
+	}
+	/*
+	 * Records of one page come at rising offsets. A damaged length (taken
+	 * as a negative one) sends the walk back on its page for ever (F7):
+	 * stop the CPU, the run fails.
+	 */
+	if ((int)(w->curr + w->start) <= c->poff) {
+		c->looped = true;
+		return false;
+	}
+	c->poff = (int)(w->curr + w->start);
 	memset(&c->rec, 0, sizeof(c->rec));
-	c->rec.ts = ts;
-	c->rec.size = kbuffer_event_size(c->kbuf);
-	c->rec.record_size = kbuffer_curr_size(c->kbuf);
+	c->rec.ts = w->ts;
+	c->rec.size = (int)(w->next - w->index);
+	c->rec.record_size = (int)(w->next - w->curr);
 	c->rec.cpu = c->id;
-	c->rec.data = data;
-	c->rec.offset = c->vbase + c->ppos + (uint64_t)kbuffer_curr_offset(c->kbuf);
-	c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+	c->rec.data = (void *)(w->data + w->index);
+	c->rec.offset = c->vbase + c->ppos + w->start + w->curr;
+	c->rec.missed_events = gpulat__pgw_missed(w);
 	c->rec.ref_count = 1;
-	kbuffer_next_event(c->kbuf, NULL);
 	c->have = true;
 	return true;
-}
-
-/* a kbuffer for the file's pages: its endianness, long size and format */
-static struct kbuffer *new_kbuf(struct gpulat__zfile *z)
-{
-	enum kbuffer_endian e = tep_is_file_bigendian(z->tep) ? KBUFFER_ENDIAN_BIG :
-								KBUFFER_ENDIAN_LITTLE;
-	struct kbuffer *kb = kbuffer_alloc(z->lsize, e);
-
-	if (kb && tep_is_old_format(z->tep))
-		kbuffer_set_old_format(kb);
-	return kb;
 }
 
 /* a v6 file's CPUs from its flyrecord table; -1: libtracecmd reads it */
@@ -478,9 +465,7 @@ static int init_raw(struct gpulat__zfile *z, const struct rfile *f)
 		c->raw_left = c->bytes;
 		/* rec.offset: the file offset, as libtracecmd gives it */
 		c->vbase = c->next_off;
-		c->kbuf = new_kbuf(z);
-		if (!c->kbuf)
-			return -1;
+		set_walker(z, c);
 	}
 	z->raw = true;
 	return 0;
@@ -507,14 +492,16 @@ struct gpulat__zfile *gpulat__zfile_open(struct rfile *f)
 			return NULL;
 		raw = true;
 	}
-	if (tep_get_header_timestamp_size(f->tep) != 8 || f->page_size <= 0 || f->cpus <= 0)
+	/* the ring buffer of Linux 2.6.30 and before (old format): libtracecmd's */
+	if (tep_get_header_timestamp_size(f->tep) != 8 || tep_is_old_format(f->tep) ||
+	    f->page_size <= 0 || f->cpus <= 0)
 		return NULL;
 	z = calloc(1, sizeof(*z));
 	if (!z)
 		return NULL;
 	z->fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	z->tep = f->tep;
-	z->lsize = tracecmd_long_size(f->h) == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8;
+	z->long8 = tracecmd_long_size(f->h) != 4;
 	z->page_size = f->page_size;
 	z->ncpu = f->cpus;
 	z->cpu = calloc(z->ncpu, sizeof(*z->cpu));
@@ -530,7 +517,7 @@ struct gpulat__zfile *gpulat__zfile_open(struct rfile *f)
 		  parse_options(z, tracecmd_get_options_offset(f->h), &fly) || init_cpus(z, fly))
 		goto fail;
 	for (i = 0; i < z->ncpu; i++) {
-		if (z->cpu[i].kbuf)
+		if (z->cpu[i].on)
 			advance(z, &z->cpu[i]);
 		if (z->cpu[i].failed)
 			goto fail;
@@ -609,8 +596,6 @@ void gpulat__zfile_close(struct gpulat__zfile *z)
 	if (!z)
 		return;
 	for (i = 0; z->cpu && i < z->ncpu; i++) {
-		if (z->cpu[i].kbuf)
-			kbuffer_free(z->cpu[i].kbuf);
 		free(z->cpu[i].blk.zbuf);
 		free(z->cpu[i].blk.out);
 	}
