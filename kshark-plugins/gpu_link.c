@@ -531,7 +531,8 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 			for (q = r; q < r_end && q->r.data; q++)
 				;
 			if (q > r) {
-				ret = gpulat_session_push_many(ctx->session, &r->r, q - r, sizeof(*r));
+				ret = gpulat_session_push_many(ctx->session, &r->r, q - r,
+							       sizeof(*r));
 				if (ret > 0)
 					ret = 0;
 				/* the CPUs' last times, for lost events (if any) below */
@@ -549,8 +550,8 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 				/* the number of missed events in the offset (-1 when unknown) */
 				gpulat_session_lost(
 					ctx->session, cpu,
-					cpu >= 0 && (size_t)cpu < n_cpus ? cpu_last[cpu] : 0, r->r.ts,
-					e->offset > 0 ? (uint64_t)e->offset : 0);
+					cpu >= 0 && (size_t)cpu < n_cpus ? cpu_last[cpu] : 0,
+					r->r.ts, e->offset > 0 ? (uint64_t)e->offset : 0);
 			r++;
 		}
 	}
