@@ -128,6 +128,7 @@ static bool gpujob_collect_slow(struct plugin_gpujob_ctx *ctx)
 		gpujob_free_blocks(ctx);
 		ctx->n_ents = 0;
 		ctx->n_damaged = 0;
+		ctx->n_lost = 0;
 		ctx->last_ts = 0;
 		ctx->collect_failed = false;
 	}
@@ -162,12 +163,12 @@ static inline void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_e
 	if (__builtin_expect(rare, 0) && !gpujob_collect_slow(ctx))
 		return;
 	r = &ctx->ents[ctx->n_ents];
-	r->entry = entry;
-	r->data = NULL;
-	r->size = 0;
+	r->r.ref = entry;
+	r->r.data = NULL;
+	r->r.size = 0;
 	/* final here: libkshark calibrates an entry before it runs the handlers */
-	r->ts = entry->ts;
-	r->cpu = entry->cpu;
+	r->r.ts = entry->ts;
+	r->r.cpu = entry->cpu;
 	if (rec && (uint64_t)entry->ts > ctx->last_ts)
 		ctx->last_ts = entry->ts;
 	if (rec && rec->data && rec->size != 0) {
@@ -176,13 +177,13 @@ static inline void gpujob_collect(struct plugin_gpujob_ctx *ctx, struct kshark_e
 			/* longer than its page: damaged, kept as an entry without payload */
 			ctx->n_damaged++;
 		} else {
-			r->data = gpujob_copy(ctx, rec->data, size);
-			if (!r->data) {
+			r->r.data = gpujob_copy(ctx, rec->data, size);
+			if (!r->r.data) {
 				/* out of memory: stop collecting, the second pass reports it */
 				ctx->collect_failed = true;
 				return;
 			}
-			r->size = (int)size;
+			r->r.size = (int)size;
 		}
 	}
 	ctx->n_ents++;
@@ -207,8 +208,10 @@ static void gpujob_overflow_action(struct kshark_data_stream *stream, void *rec,
 	struct plugin_gpujob_ctx *ctx = __get_context(stream->stream_id);
 
 	(void)rec;
-	if (ctx)
+	if (ctx) {
+		ctx->n_lost++;
 		gpujob_collect(ctx, entry, NULL);
+	}
 }
 
 /**

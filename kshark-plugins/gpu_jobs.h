@@ -229,20 +229,20 @@ struct gpujob_draw_state;
  * struct gpujob_raw - a record of ours as collected at load time
  *
  * The entry's time and CPU are copied too: putting 10^5..10^6 records in time order
- * and feeding them then reads this array only, not the scattered entries.
+ * and feeding them then reads this array only, not the scattered entries. Stretches
+ * of it in time order go to the session as they are (gpulat_session_push_many()).
  */
 struct gpujob_raw {
-	/** The KernelShark entry. */
-	struct kshark_entry	*entry;
-	/** Copy of the record's payload (NULL for lost-event entries). */
-	void			*data;
-	/** Stream time of the entry (after KernelShark's calibration). */
-	uint64_t		ts;
-	/** Payload size. */
-	int			size;
-	/** CPU of the entry. */
-	int			cpu;
+	/** ref: the KernelShark entry (struct kshark_entry *); data: copy of the
+	 * record's payload (NULL for lost-event and damaged entries); ts: stream
+	 * time of the entry (after KernelShark's calibration); size, cpu. */
+	struct gpulat_host_rec	r;
 };
+
+static inline struct kshark_entry *gpujob_raw_entry(const struct gpujob_raw *r)
+{
+	return (struct kshark_entry *)r->r.ref;
+}
 
 /** struct gpujob_block - storage for payload copies */
 struct gpujob_block {
@@ -291,6 +291,8 @@ struct plugin_gpujob_ctx {
 	int				page_size;
 	/** Records whose length does not fit their page (damaged): not decoded. */
 	size_t				n_damaged;
+	/** Lost-event entries collected (KS_EVENT_OVERFLOW). */
+	size_t				n_lost;
 
 	/** Linked jobs, sorted by begin. */
 	struct plugin_gpujob		*jobs;

@@ -400,6 +400,7 @@ struct gpulat_binding {
 	bool			idx_partial;
 	bool			swap;		/* file endianness differs from the host */
 	bool			ct_u16;		/* common_type: unsigned, 2 bytes, offset >= 0 */
+	bool			common_std;	/* flags u8 at 2, pid 4 bytes at 4 (common_word()) */
 	uint64_t		has;		/* 1 << kind */
 	enum gpulat_era		era;
 	unsigned int		problems;
@@ -720,6 +721,11 @@ struct gpulat_binding *gpulat_binding_new(struct tep_handle *tep)
 	b->ct_u16 = b->common_type && b->common_type->offset >= 0 &&
 		    b->common_type->size == 2 &&
 		    !(b->common_type->flags & TEP_FIELD_IS_SIGNED);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* every kernel's layout: type u16 at 0, flags u8 at 2, preempt_count u8, pid s32 at 4 */
+	b->common_std = !b->swap && b->n_flags.off == 2 && b->n_flags.size == 1 &&
+			b->n_pid.off == 4 && b->n_pid.size == 4;
+#endif
 	b->era = detect_era(b);
 	return b;
 fail:
@@ -1289,14 +1295,25 @@ static __attribute__((noinline)) int decode_event(struct gpulat_binding *b, stru
 	ev->cpu = rec->cpu;
 	ev->kind = bd->def->kind;
 	ev->dev = b->empty;
-	if (!read_fnum(b, &b->n_pid, rec, &v))
-		ev->pid = (int)v;
-	if (!read_fnum(b, &b->n_flags, rec, &v)) {
-		if (v & 0x08)
-			ev->flags |= GPULAT_EVF_HARDIRQ;
-		if (v & 0x10)
-			ev->flags |= GPULAT_EVF_SOFTIRQ;
+	if (__builtin_expect(b->common_std && rec->size >= 8, 1)) {
+		/*
+		 * pid and flags out of one 8-byte load of the common fields, as
+		 * the two reads below give them (callgrind, KernelShark dense-1M:
+		 * 333 k records, decode 80.2 M -> 75.2 M)
+		 */
+		memcpy(&v, rec->data, sizeof(v));
+		ev->pid = (int)(int32_t)(v >> 32);
+		v >>= 16;
+	} else {
+		if (!read_fnum(b, &b->n_pid, rec, &v))
+			ev->pid = (int)v;
+		if (read_fnum(b, &b->n_flags, rec, &v))
+			v = 0;
 	}
+	if (v & 0x08)
+		ev->flags |= GPULAT_EVF_HARDIRQ;
+	if (v & 0x10)
+		ev->flags |= GPULAT_EVF_SOFTIRQ;
 
 	switch (bd->def->fam) {
 	case FAM_SCHED_JOB:

@@ -718,30 +718,17 @@ static int push_lost(struct gpulat_session *s, struct tep_record *rec)
 	return 0;
 }
 
-/**
- * gpulat_session_push - feed one record of the attached tep
- * @s: session (gpulat_session_attach_tep() done)
- * @rec: the record, in time order across CPUs
- * @host_ref: copied into the job's ref[stage] for this record's stage
- *
- * Return: 1 fed (see gpulat_session_last_job()), 0 not ours, or -errno.
+/*
+ * One record, after the session's state was checked: decode and feed. Inline
+ * in gpulat_session_push() and gpulat_session_push_many(); 1 fed, 0 not
+ * ours or damaged, or -errno.
  */
-int gpulat_session_push(struct gpulat_session *s, struct tep_record *rec, void *host_ref)
+static inline __attribute__((always_inline)) int push_one(struct gpulat_session *s,
+							  struct tep_record *rec, void *host_ref)
 {
 	struct gpulat_event *ev = &s->last_ev;
 	int ret;
 
-	if (!s->own_bind || !rec)
-		return -EINVAL;
-	if (s->finished)
-		return -EALREADY;
-	if (s->err)
-		return s->err;
-	s->have_last_ev = false;
-	gpulat__session_see_ts(s, rec->ts);
-	ret = push_lost(s, rec);
-	if (ret < 0)
-		return ret;
 	/* a damaged length reaching past the page is not decoded (bounds.c) */
 	if (!gpulat__record_bytes(rec, s->files[0].page_size)) {
 		s->c.damaged++;
@@ -762,6 +749,91 @@ int gpulat_session_push(struct gpulat_session *s, struct tep_record *rec, void *
 	ev->ref = host_ref;
 	ev->file = 0;
 	return session_feed(s, ev, rec);
+}
+
+/**
+ * gpulat_session_push - feed one record of the attached tep
+ * @s: session (gpulat_session_attach_tep() done)
+ * @rec: the record, in time order across CPUs
+ * @host_ref: copied into the job's ref[stage] for this record's stage
+ *
+ * Return: 1 fed (see gpulat_session_last_job()), 0 not ours, or -errno.
+ */
+int gpulat_session_push(struct gpulat_session *s, struct tep_record *rec, void *host_ref)
+{
+	int ret;
+
+	if (!s->own_bind || !rec)
+		return -EINVAL;
+	if (s->finished)
+		return -EALREADY;
+	if (s->err)
+		return s->err;
+	s->have_last_ev = false;
+	gpulat__session_see_ts(s, rec->ts);
+	ret = push_lost(s, rec);
+	if (ret < 0)
+		return ret;
+	return push_one(s, rec, host_ref);
+}
+
+/**
+ * gpulat_session_push_many - feed records of the attached tep
+ * @s: session (gpulat_session_attach_tep() done)
+ * @recs: the records, in time order across CPUs
+ * @n: how many
+ * @rec_sz: the distance between two records (sizeof(struct gpulat_host_rec))
+ *
+ * gpulat_session_push() of each record (its offset in its page unknown: 0),
+ * with the session's state checked once, no lost events and no call a
+ * record (callgrind, KernelShark dense-1M: 333 k records in 77 k batches).
+ *
+ * Return: the number of records fed, or -errno.
+ */
+int gpulat_session_push_many(struct gpulat_session *s, const struct gpulat_host_rec *recs, size_t n,
+			     size_t rec_sz)
+{
+	const char *p = (const char *)recs;
+	struct tep_record rec;
+	int ret, fed = 0;
+	size_t i;
+
+	if (!s->own_bind || (!recs && n) || rec_sz < sizeof(*recs))
+		return -EINVAL;
+	if (s->finished)
+		return -EALREADY;
+	if (s->err)
+		return s->err;
+	memset(&rec, 0, sizeof(rec));
+	for (i = 0; i < n; i++, p += rec_sz) {
+		const struct gpulat_host_rec *r = (const struct gpulat_host_rec *)p;
+
+		if (!r->data)
+			continue;
+		s->have_last_ev = false;
+		gpulat__session_see_ts(s, r->ts);
+		rec.ts = r->ts;
+		rec.cpu = r->cpu;
+		rec.data = (void *)r->data;
+		rec.size = r->size;
+		/* the cpu's last time, for the lost events said between batches (push_lost()) */
+		if (rec.cpu >= 0) {
+			if (rec.cpu >= s->ncpu_last) {
+				ret = push_lost(s, &rec);
+				if (ret < 0)
+					return ret;
+			}
+			s->cpu_last[rec.cpu] = rec.ts;
+		}
+		ret = push_one(s, &rec, r->ref);
+		if (ret < 0)
+			return ret;
+		fed += ret;
+		/* a listener's error from the tracker's job callback (s_job()) */
+		if (s->err)
+			return s->err;
+	}
+	return fed;
 }
 
 /**

@@ -37,7 +37,7 @@ int gpulat__tk_on_init(struct gpulat_tracker *t, const struct gpulat_event *ev)
 {
 	struct initslot *is;
 
-	if (!sched_driver(ev->driver) || gpulat__tk_ensure_cpu(t, ev->cpu))
+	if (!sched_driver(t, ev->driver) || gpulat__tk_ensure_cpu(t, ev->cpu))
 		return 0;
 	is = &t->init_slot[ev->cpu];
 	if (is->have_prev && U32(is->pctx + 1) == U32(ev->ctx) &&
@@ -84,7 +84,7 @@ struct job *gpulat__tk_ptr_queue(struct gpulat_tracker *t, const struct gpulat_e
 		/* arm and push happen back to back: a stale pair is another job's */
 		if (!j->in_fence && ev->ts - is->ts <= INIT_MAX_AGE_NS &&
 		    (!is->timeline || !ev->ring || (ev->flags & GPULAT_EVF_RING_PTR) ||
-		     !strcmp(is->timeline, ev->ring))) {
+		     is->timeline == ev->ring || !strcmp(is->timeline, ev->ring))) {
 			gpulat__tk_set_fence(t, j, is->ctx, is->seqno, true);
 			gpulat__tk_learn_alias(t, j, is->timeline);
 		}

@@ -147,7 +147,7 @@ void gpulat__tk_attach_signal(struct gpulat_tracker *t, struct job *j,
 	}
 	if (j->ring == NULL && ev->timeline)
 		gpulat__tk_set_ring(t, j, gpulat__tk_get_ring(t, t->empty, ev->timeline));
-	else if (sched_driver(ev->driver))
+	else if (sched_driver(t, ev->driver))
 		gpulat__tk_learn_alias(t, j, ev->timeline);
 	if (j->dn) {
 		struct jdone *jd = job_donex(t, j);
@@ -167,7 +167,7 @@ int gpulat__tk_on_signal(struct gpulat_tracker *t, const struct gpulat_event *ev
 
 	if (t->watches.n)
 		gpulat__tk_signal_watches(t, ev);
-	if (!sched_driver(ev->driver) && t->era != GPULAT_ERA_AMDGPU)
+	if (!sched_driver(t, ev->driver) && t->era != GPULAT_ERA_AMDGPU)
 		return 0;
 	j = gpulat__tk_find_fence_signal(t, ev->ctx, ev->seqno, full);
 	if (j) {
@@ -185,7 +185,7 @@ int gpulat__tk_on_signal(struct gpulat_tracker *t, const struct gpulat_event *ev
 		gpulat__tk_attach_signal(t, j, ev);
 		return 0;
 	}
-	if (sched_driver(ev->driver))
+	if (sched_driver(t, ev->driver))
 		gpulat__tk_ptr_signal(t, ev);
 	return 0;
 }

@@ -30,6 +30,17 @@
 /* fence key: low 32 bits of the context, and the file it came from */
 #define FK(t, ctx)		(U32(ctx) | ((uint64_t)(t)->cur_file << 32))
 
+/*
+ * A ring found for an event's (dev, name) strings: the pointers compared
+ * equal to the ring's own when they were last looked up. struct
+ * gpulat_event's strings stay valid and unchanged (interned), so the same
+ * pointers again are the same strings.
+ */
+struct ring_hint {
+	struct ring		*ring;
+	const char		*name, *dev;
+};
+
 struct ring {
 	struct gpulat__hnode	node;
 	struct ring		*next_all;
@@ -218,7 +229,9 @@ struct gpulat_tracker {
 	struct gpulat__htab	rings;
 	struct ring		*all_rings;
 	/* gpulat__tk_get_ring()'s last rings, by the caller's name pointer (a hint) */
-	struct ring		*ring_hint[RING_HINTS];
+	struct ring_hint	ring_hint[RING_HINTS];
+	/* dma_fence driver strings known to be the scheduler's, or not (sched_driver()) */
+	const char		*drv_sched, *drv_other;
 	struct gpulat__omap	ctxs;		/* FK(ctx) -> struct ring * (6.17 orphans) */
 	size_t			nctx;
 
@@ -404,9 +417,30 @@ static inline const char *shown_ring(const struct gpulat_tracker *t, const struc
 }
 
 /* fences of the drm_sched scheduler (amd_sched before 4.17 renamed it) */
-static inline bool sched_driver(const char *drv)
+static inline bool sched_driver_str(const char *drv)
 {
 	return drv && (!strcmp(drv, "drm_sched") || !strcmp(drv, "amd_sched"));
+}
+
+/*
+ * sched_driver_str() of an event's driver string, remembered for the last
+ * pointer found to be the scheduler's and the last found not to be: event
+ * strings are interned (struct gpulat_event), so one pointer is one string.
+ * Two strcmp() calls a dma_fence event were 7 M instructions of KernelShark's
+ * dense-1M load (285 k calls; callgrind).
+ */
+static inline bool sched_driver(struct gpulat_tracker *t, const char *drv)
+{
+	if (drv == t->drv_sched)
+		return drv != NULL;
+	if (drv == t->drv_other)
+		return false;
+	if (sched_driver_str(drv)) {
+		t->drv_sched = drv;
+		return true;
+	}
+	t->drv_other = drv;
+	return false;
 }
 
 /* indexes of open jobs, rings, per-cpu state, lost windows, completed-job cache (track-index.c) */

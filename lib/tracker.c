@@ -457,7 +457,8 @@ void gpulat_tracker_flush(struct gpulat_tracker *t, uint64_t end_ts)
  * queue or run event, the open job with the stages seen so far; after a done
  * event, the job as it was emitted, or, while it waits for its finished-fence
  * signal (linger), the job with its done stage and start_ts set. A copy, valid
- * until the next call into the tracker; @deps is NULL.
+ * until the next call into the tracker; @deps is NULL (but inside the ops->job
+ * callback of that very job: the record handed out is this one).
  *
  * Return: the job, or NULL when the last event belonged to no job.
  */

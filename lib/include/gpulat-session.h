@@ -232,6 +232,40 @@ int gpulat_session_attach_tep(struct gpulat_session *s, struct tep_handle *tep);
  */
 int gpulat_session_push(struct gpulat_session *s, struct tep_record *rec, void *host_ref);
 
+/**
+ * struct gpulat_host_rec - a record of a batch (gpulat_session_push_many())
+ *
+ * An array element: the size is passed with the array, so that members added
+ * at the end keep old hosts working.
+ */
+struct gpulat_host_rec {
+	/** Copied into gpulat_job.ref[stage] (as gpulat_session_push()'s host_ref). */
+	void		*ref;
+	/** The payload (tep_record.data); NULL: not a record, skipped. */
+	const void	*data;
+	/** Its time (tep_record.ts). */
+	uint64_t	ts;
+	/** Payload bytes (tep_record.size), checked against the file's page size. */
+	int		size;
+	/** Its CPU. */
+	int		cpu;
+};
+
+/**
+ * gpulat_session_push_many - records of the attached tep, in time order
+ * @recs: @n records, each @rec_sz bytes apart (sizeof(struct gpulat_host_rec))
+ *
+ * What gpulat_session_push() does for each record, without lost events
+ * (gpulat_session_lost() says them, between two batches). For hosts that
+ * keep records to link later (KernelShark): one call for a run of them.
+ * gpulat_session_last_job() / _last_event() are the last record's.
+ *
+ * Return: the number of records that were ours and fed, a negative errno or
+ * a listener's return.
+ */
+int gpulat_session_push_many(struct gpulat_session *s, const struct gpulat_host_rec *recs, size_t n,
+			     size_t rec_sz);
+
 /*
  * An already decoded event (a text log, a host that decodes itself):
  * ev->ref is the host_ref. Same return as gpulat_session_push().

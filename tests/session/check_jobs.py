@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1
 """Run session-jobs on sample traces and compare with the generator's truth.
 
-check_jobs.py PROG MODE TRACE...   (MODE: --file or --push)
+check_jobs.py PROG MODE TRACE...   (MODE: --file, --push or --push-many)
 The truth file next to each trace (NAME.truth.json) was computed by the
 generator from its own scenario: its job list gives the count per status.
 """

@@ -5,6 +5,10 @@
  *   session-jobs --file trace.dat     the session reads the file
  *   session-jobs --push trace.dat     libtracecmd reads it, records are pushed
  *                                     one by one (what a host plugin does)
+ *   session-jobs --push-many trace.dat  the same records kept (payload copies)
+ *                                     and pushed in batches of up to 5, lost
+ *                                     events said between two batches (what the
+ *                                     KernelShark plugin does)
  *
  * Prints one line: "jobs N complete C incomplete I lost L orphan O era E".
  * Two more listeners check the kinds mask of struct gpulat_listener: one wants
@@ -143,6 +147,90 @@ static int push_file(struct gpulat_session *s, const char *path, struct tally *t
 	return ret;
 }
 
+/* --push-many: the records so far, not pushed yet */
+struct batch {
+	struct gpulat_session *s;
+	struct gpulat_host_rec r[5];
+	size_t n;
+	uint64_t *cpu_last; /* last record's time per cpu */
+	int ncpus;
+	int err;
+};
+
+static int batch_flush(struct batch *b)
+{
+	size_t i;
+	int r = b->n ? gpulat_session_push_many(b->s, b->r, b->n, sizeof(b->r[0])) : 0;
+
+	for (i = 0; i < b->n; i++)
+		free((void *)b->r[i].data);
+	b->n = 0;
+	return r < 0 ? r : 0;
+}
+
+static int batch_one(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct batch *b = data;
+	struct gpulat_host_rec *r;
+	void *copy;
+
+	(void)h;
+	(void)cpu;
+	if (b->n == sizeof(b->r) / sizeof(b->r[0]) || rec->missed_events)
+		b->err = batch_flush(b);
+	/* a gap before this record on its cpu, as gpulat_session_push() says it */
+	if (!b->err && rec->missed_events)
+		gpulat_session_lost(b->s, rec->cpu,
+				    rec->cpu >= 0 && rec->cpu < b->ncpus ? b->cpu_last[rec->cpu] :
+									   0,
+				    rec->ts, rec->missed_events > 0 ? rec->missed_events : 0);
+	if (rec->cpu >= 0 && rec->cpu < b->ncpus)
+		b->cpu_last[rec->cpu] = rec->ts;
+	copy = rec->size > 0 ? malloc(rec->size) : NULL;
+	if (b->err || (rec->size > 0 && !copy)) {
+		free(copy);
+		b->err = b->err ? b->err : -1;
+		return 1; /* stop */
+	}
+	if (copy)
+		memcpy(copy, rec->data, rec->size);
+	r = &b->r[b->n++];
+	r->ref = rec; /* freed after the callback: only its being non-NULL is checked */
+	r->data = copy;
+	r->ts = rec->ts;
+	r->size = rec->size;
+	r->cpu = rec->cpu;
+	return 0;
+}
+
+static int push_many_file(struct gpulat_session *s, const char *path)
+{
+	struct batch b = { .s = s };
+	struct tracecmd_input *h;
+	int ret;
+
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h) {
+		fprintf(stderr, "session-jobs: %s: cannot open\n", path);
+		return -1;
+	}
+	ret = gpulat_session_attach_tep(s, tracecmd_get_tep(h));
+	b.ncpus = tep_get_cpus(tracecmd_get_tep(h));
+	b.cpu_last = calloc(b.ncpus > 0 ? b.ncpus : 1, sizeof(*b.cpu_last));
+	if (!ret && !b.cpu_last)
+		ret = -1;
+	if (!ret)
+		tracecmd_iterate_events(h, NULL, 0, batch_one, &b);
+	if (!ret && !b.err)
+		b.err = batch_flush(&b);
+	ret = ret ? ret : b.err;
+	if (!ret)
+		ret = gpulat_session_finish(s);
+	free(b.cpu_last);
+	tracecmd_close(h);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct gpulat_session_counts c = { .sz = sizeof(c) };
@@ -162,8 +250,9 @@ int main(int argc, char **argv)
 	struct tally t = { { 0 }, false, 0 };
 	int ret;
 
-	if (argc != 3 || (strcmp(argv[1], "--file") && strcmp(argv[1], "--push"))) {
-		fprintf(stderr, "usage: session-jobs --file|--push trace.dat\n");
+	if (argc != 3 || (strcmp(argv[1], "--file") && strcmp(argv[1], "--push") &&
+			  strcmp(argv[1], "--push-many"))) {
+		fprintf(stderr, "usage: session-jobs --file|--push|--push-many trace.dat\n");
 		return 2;
 	}
 	gpulat_session_opts_init(&o);
@@ -177,9 +266,12 @@ int main(int argc, char **argv)
 		ret = gpulat_session_add_file(s, argv[2]);
 		if (!ret)
 			ret = gpulat_session_run(s);
-	} else {
+	} else if (!strcmp(argv[1], "--push")) {
 		t.push = true;
 		ret = push_file(s, argv[2], &t);
+	} else {
+		t.push = true;
+		ret = push_many_file(s, argv[2]);
 	}
 	if (ret < 0) {
 		gpulat_session_free(s);
