@@ -379,6 +379,11 @@ void gpulat__stats_exact_slots(const struct gpulat_stats *s, size_t *counted, si
  * once, and the entries queued now as the groups hold them (@held)
  */
 void gpulat__stats_set_queued_max(struct gpulat_stats *s, size_t max);
+/*
+ * busy union and depth for the groups of these kinds only (1 << kind; default
+ * all); the session keeps them for rings and devices, as its report shows them
+ */
+void gpulat__stats_busy_kinds(struct gpulat_stats *s, unsigned int kinds);
 void gpulat__stats_queue_len(const struct gpulat_stats *s, size_t *peak, size_t *now, size_t *held);
 
 /* ---- tracker (tracker.c) ------------------------------------------------- */

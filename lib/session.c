@@ -286,6 +286,7 @@ struct gpulat_stats *gpulat__session_new_stats(struct gpulat_session *s)
 	st = gpulat_stats_new(&so);
 	if (!st)
 		return NULL;
+	gpulat__stats_busy_kinds(st, 1U << GPULAT_G_RING | 1U << GPULAT_G_DEVICE);
 	gpulat__stats_on_stall(st, s_stall, s);
 	gpulat__stats_on_horizon(st, s_horizon, s);
 	/* the gaps to explain (s->diag is made after the first statistics) */

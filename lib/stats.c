@@ -255,6 +255,8 @@ struct gpulat_stats {
 	/* all groups' queued rq entries (grp.nq) and when to sweep them all */
 	size_t			queued, queued_max, queued_peak;
 	size_t			queued_floor;	/* QUEUED_MAX, or a test's */
+	/* 1 << kind: the kinds whose busy union and depth are kept (gpulat__stats_busy_kinds()) */
+	unsigned int		busy_kinds;
 };
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -618,6 +620,19 @@ void gpulat__stats_move_submitters(struct gpulat_stats *to, struct gpulat_stats 
 void gpulat__stats_set_queued_max(struct gpulat_stats *s, size_t max)
 {
 	s->queued_floor = s->queued_max = max ? max : QUEUED_MAX;
+}
+
+/*
+ * Busy union and depth for the groups of the kinds in @kinds only (1 <<
+ * enum gpulat_group_kind), before the first job; the others' busy_ns,
+ * busy_pct, max_depth and avg_depth stay 0. The session's report has them
+ * for rings and devices only (report-fields.c): for 10^4 processes and
+ * clients they were a busy entry per complete job and two depth keys per job
+ * of each, in queues swept at every sweep of all groups.
+ */
+void gpulat__stats_busy_kinds(struct gpulat_stats *s, unsigned int kinds)
+{
+	s->busy_kinds = kinds;
 }
 
 void gpulat__stats_queue_len(const struct gpulat_stats *s, size_t *peak, size_t *now, size_t *held)
@@ -1397,7 +1412,8 @@ static int group_add(struct gpulat_stats *s, struct grp *g, const struct gpulat_
 		g->g.exec_measured++;
 	if (j->status == GPULAT_JOB_COMPLETE) {
 		ret |= group_values(s, g, val, at, at_cpu, j->seq);
-		if (j->start_ts != GPULAT_NONE && d != GPULAT_NONE && d >= j->start_ts) {
+		if (j->start_ts != GPULAT_NONE && d != GPULAT_NONE && d >= j->start_ts &&
+		    (s->busy_kinds & (1U << g->g.kind))) {
 			struct tev e = {
 				.t = j->start_ts,
 				.a = (int64_t)d,
@@ -1456,7 +1472,7 @@ static int depth_add(struct gpulat_stats *s, struct grp * const *gr, const struc
 		uint64_t x = DK_NONE;
 
 		none |= (uint64_t)DK_NONE << (DK_BITS * k);
-		if (gr[k]) {
+		if (gr[k] && (s->busy_kinds & (1U << k))) {
 			gr[k]->ndepth += n;
 			gr[k]->ntrig += n;
 			if (gr[k]->idx < DK_NONE)
@@ -1624,6 +1640,7 @@ struct gpulat_stats *gpulat_stats_new(const struct gpulat_stats_opts *o)
 	s->first_ts = s->last_ts = GPULAT_NONE;
 	s->max_groups = gpulat__cap(GPULAT_CAP_GROUPS);
 	s->queued_floor = s->queued_max = QUEUED_MAX;
+	s->busy_kinds = (1U << GPULAT_G__COUNT) - 1;
 	s->subs.max = gpulat__cap(GPULAT_CAP_TASKS);
 	s->subs.sink.last_t = GPULAT_NONE;
 	s->strs = gpulat__strtab_new();

@@ -592,6 +592,13 @@ struct gpulat_group {
 	uint64_t	complete;
 	uint64_t	incomplete;
 	uint64_t	lost;		/* LOST + ORPHAN */
+	/*
+	 * busy and depth: in a session's statistics (gpulat_session_stats())
+	 * for rings and devices only, as its report shows them; 0 for processes
+	 * and clients (10^4 of each: a busy entry and two depth keys per job in
+	 * 2 x 10^4 groups). A set of one's own (gpulat_stats_new()) has them
+	 * for every group.
+	 */
 	uint64_t	busy_ns;	/* union of [start_ts, done_ts] */
 	double		busy_pct;	/* of the trace span */
 	unsigned int	max_depth;	/* queued but not done at once */

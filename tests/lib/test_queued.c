@@ -12,6 +12,12 @@
  * same groups (busy, depth, gaps and percentiles) and the same stalls; each
  * process's busy time equals the union of its jobs' [start, done] computed
  * here.
+ *
+ * test_busy_kinds: a set keeping busy union and depth for rings and devices
+ * only (gpulat__stats_busy_kinds(), as the session's) gives the rings the
+ * busy time of their jobs' union computed here and the same results as a set
+ * keeping them for all; its processes and clients have none (0) and else the
+ * same results; it queues fewer entries.
  */
 #include <inttypes.h>
 #include <setjmp.h>
@@ -85,8 +91,11 @@ static struct gpulat_job mkjob(const struct tj *t, uint64_t seq)
 	return j;
 }
 
-/* the union of a process's [start, done] intervals, computed from the jobs */
-static uint64_t busy_of(struct tj *jobs, size_t njobs, int pid)
+/*
+ * the union of the [start, done] intervals of a process's jobs (@ring < 0) or
+ * of a ring's (@pid < 0), computed from the jobs
+ */
+static uint64_t busy_where(struct tj *jobs, size_t njobs, int pid, int ring)
 {
 	struct tj **v = calloc(njobs, sizeof(*v));
 	uint64_t busy = 0, s = 0, e = 0;
@@ -94,7 +103,7 @@ static uint64_t busy_of(struct tj *jobs, size_t njobs, int pid)
 
 	assert_non_null(v);
 	for (i = 0; i < njobs; i++)
-		if (jobs[i].pid == pid)
+		if (jobs[i].pid == pid || (ring >= 0 && jobs[i].pid % NRING == ring))
 			v[n++] = &jobs[i];
 	qsort(v, n, sizeof(*v), by_start);
 	for (i = 0; i < n; i++) {
@@ -109,6 +118,11 @@ static uint64_t busy_of(struct tj *jobs, size_t njobs, int pid)
 	}
 	free(v);
 	return busy + e - s;
+}
+
+static uint64_t busy_of(struct tj *jobs, size_t njobs, int pid)
+{
+	return busy_where(jobs, njobs, pid, -1);
 }
 
 static bool streq(const char *a, const char *b)
@@ -175,24 +189,13 @@ static const struct gpulat_stall **stalls(const struct gpulat_stats *s, size_t *
 	return v;
 }
 
-/*
- * @n jobs, one submission every SPACING ns by a random process, overlapping,
- * fed in done order to a set with the default bound and one with QMAX:
- * their peaks of queued entries into @peak; with @check, the two sets'
- * results compared
- */
-static void run(size_t n, size_t peak[2], bool check)
+/* @n jobs, one submission every SPACING ns by a random process, sorted by done */
+static struct tj *mkjobs(size_t n)
 {
 	struct tj *jobs = calloc(n, sizeof(*jobs));
-	struct gpulat_stats *s[2] = { gpulat_stats_new(NULL), gpulat_stats_new(NULL) };
-	size_t now, held, i, k, ns[2], ng;
-	const struct gpulat_stall **st[2];
-	int g;
+	size_t i;
 
 	assert_non_null(jobs);
-	assert_non_null(s[0]);
-	assert_non_null(s[1]);
-	gpulat__stats_set_queued_max(s[1], QMAX);
 	for (i = 0; i < n; i++) {
 		struct tj *t = &jobs[i];
 
@@ -203,6 +206,36 @@ static void run(size_t n, size_t peak[2], bool check)
 		t->done = t->start + 1 + rnd() % 300000;
 	}
 	qsort(jobs, n, sizeof(*jobs), by_done);
+	return jobs;
+}
+
+static void names(void)
+{
+	int p;
+
+	for (p = 0; p < NPROC; p++)
+		snprintf(comms[p], sizeof(comms[p]), "proc%d", p);
+	for (p = 0; p < NRING; p++)
+		snprintf(rings[p], sizeof(rings[p]), "gfx%d", p);
+}
+
+/*
+ * @n jobs, one submission every SPACING ns by a random process, overlapping,
+ * fed in done order to a set with the default bound and one with QMAX:
+ * their peaks of queued entries into @peak; with @check, the two sets'
+ * results compared
+ */
+static void run(size_t n, size_t peak[2], bool check)
+{
+	struct tj *jobs = mkjobs(n);
+	struct gpulat_stats *s[2] = { gpulat_stats_new(NULL), gpulat_stats_new(NULL) };
+	size_t now, held, i, k, ns[2], ng;
+	const struct gpulat_stall **st[2];
+	int g;
+
+	assert_non_null(s[0]);
+	assert_non_null(s[1]);
+	gpulat__stats_set_queued_max(s[1], QMAX);
 	for (i = 0; i < n; i++) {
 		struct gpulat_job j = mkjob(&jobs[i], i);
 
@@ -247,16 +280,104 @@ static void run(size_t n, size_t peak[2], bool check)
 	free(jobs);
 }
 
+static void test_busy_kinds(void **state)
+{
+	const size_t n = NJOBS / 4;
+	struct tj *jobs = mkjobs(n);
+	struct gpulat_stats *s[2] = { gpulat_stats_new(NULL), gpulat_stats_new(NULL) };
+	size_t peak[2] = { 0, 0 }, now, held, i, k, ns[2], ng;
+	const struct gpulat_stall **st[2];
+	int g, m, r;
+
+	(void)state;
+	names();
+	assert_non_null(s[0]);
+	assert_non_null(s[1]);
+	gpulat__stats_busy_kinds(s[1], 1U << GPULAT_G_RING | 1U << GPULAT_G_DEVICE);
+	for (i = 0; i < n; i++) {
+		struct gpulat_job j = mkjob(&jobs[i], i);
+
+		j.client_id = 5000 + (uint64_t)jobs[i].pid;
+		for (k = 0; k < 2; k++) {
+			assert_int_equal(gpulat_stats_add(s[k], &j), 0);
+			gpulat__stats_queue_len(s[k], &peak[k], &now, &held);
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		/* sorted by done: the last job's done ends the span */
+		gpulat_stats_set_span(s[k], 0, jobs[n - 1].done);
+		assert_int_equal(gpulat_stats_finish(s[k]), 0);
+	}
+	assert_int_equal(gpulat_stats_ngroups(s[1], GPULAT_G_RING), NRING);
+	/* a client per process (a process may have drawn no job) */
+	assert_int_equal(gpulat_stats_ngroups(s[1], GPULAT_G_CLIENT),
+			 gpulat_stats_ngroups(s[1], GPULAT_G_PROCESS));
+	assert_true(gpulat_stats_ngroups(s[1], GPULAT_G_CLIENT) > NPROC / 2);
+	for (r = 0; r < NRING; r++) {
+		const struct gpulat_group *b = gpulat_stats_group(s[1], GPULAT_G_RING, (size_t)r);
+
+		/* the rings sort by name: gfx0 .. gfx3 */
+		assert_string_equal(b->ring, rings[r]);
+		assert_int_equal(b->busy_ns, busy_where(jobs, n, -1, r));
+		assert_true(b->max_depth > 1);
+	}
+	for (g = 0; g < GPULAT_G__COUNT; g++) {
+		ng = gpulat_stats_ngroups(s[0], g);
+		assert_int_equal(ng, gpulat_stats_ngroups(s[1], g));
+		for (i = 0; i < ng; i++) {
+			const struct gpulat_group *a = gpulat_stats_group(s[0], g, i);
+			const struct gpulat_group *b = find(s[1], g, a);
+
+			if (g == GPULAT_G_RING || g == GPULAT_G_DEVICE) {
+				same_group(a, b);
+				continue;
+			}
+			assert_non_null(b);
+			/* the set keeping them all has them */
+			assert_true(a->busy_ns > 0 && a->busy_pct > 0 && a->max_depth > 0 &&
+				    a->avg_depth > 0);
+			assert_int_equal(b->busy_ns, 0);
+			assert_true(b->busy_pct == 0.0);
+			assert_int_equal(b->max_depth, 0);
+			assert_true(b->avg_depth == 0.0);
+			assert_int_equal(a->jobs, b->jobs);
+			assert_int_equal(a->complete, b->complete);
+			assert_int_equal(a->idle_gaps, b->idle_gaps);
+			for (m = 0; m < GPULAT_M__COUNT; m++) {
+				assert_int_equal(a->m[m].n, b->m[m].n);
+				assert_int_equal(a->m[m].p50, b->m[m].p50);
+				assert_int_equal(a->m[m].p99, b->m[m].p99);
+				assert_int_equal(a->m[m].max, b->m[m].max);
+			}
+		}
+	}
+	for (k = 0; k < 2; k++)
+		st[k] = stalls(s[k], &ns[k]);
+	assert_int_equal(ns[0], ns[1]);
+	assert_true(ns[0] > 0);
+	for (i = 0; i < ns[0]; i++) {
+		assert_int_equal(st[0][i]->start_ts, st[1][i]->start_ts);
+		assert_int_equal(st[0][i]->end_ts, st[1][i]->end_ts);
+		assert_int_equal(st[0][i]->pid, st[1][i]->pid);
+	}
+	/* no busy entries for 2 x NPROC groups */
+	if (peak[1] >= peak[0])
+		fail_msg("queued entries at most %zu, keeping all %zu", peak[1], peak[0]);
+	print_message("queued entries at most: %zu busy for all, %zu rings and devices\n", peak[0],
+		      peak[1]);
+	for (k = 0; k < 2; k++) {
+		free(st[k]);
+		gpulat_stats_free(s[k]);
+	}
+	free(jobs);
+}
+
 static void test_queued(void **state)
 {
 	size_t half[2], whole[2];
-	int p;
 
 	(void)state;
-	for (p = 0; p < NPROC; p++)
-		snprintf(comms[p], sizeof(comms[p]), "proc%d", p);
-	for (p = 0; p < NRING; p++)
-		snprintf(rings[p], sizeof(rings[p]), "gfx%d", p);
+	names();
 	run(NJOBS / 2, half, false);
 	run(NJOBS, whole, true);
 	/*
@@ -277,6 +398,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_queued),
+		cmocka_unit_test(test_busy_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
