@@ -901,6 +901,39 @@ const struct gpulat_field *gpulat_field_find(enum gpulat_row row, const char *na
 	return NULL;
 }
 
+/*
+ * The group kinds (1 << enum gpulat_group_kind) with a field that reads a
+ * group's busy union or depth: the only ones a session's statistics keep
+ * them for (gpulat__stats_busy_kinds(); 10^4 processes and clients made
+ * them a sixth of the run's cache misses, bench/HISTORY.md). Read from the
+ * table, so a field shown for another kind is never a silent 0.
+ */
+unsigned int gpulat__report_busy_kinds(void)
+{
+	static const struct {
+		enum gpulat_row row;
+		enum gpulat_group_kind kind;
+	} map[] = {
+		{ GPULAT_ROW_RING, GPULAT_G_RING },
+		{ GPULAT_ROW_PROCESS, GPULAT_G_PROCESS },
+		{ GPULAT_ROW_CLIENT, GPULAT_G_CLIENT },
+		{ GPULAT_ROW_DEVICE, GPULAT_G_DEVICE },
+	};
+	unsigned int rows = 0, kinds = 0;
+	size_t k;
+
+	for (k = 0; k < NFIELDS; k++) {
+		if (fields[k].get == g_busy_ns || fields[k].get == g_busy_pct ||
+		    fields[k].get == g_max_depth || fields[k].get == g_avg_depth)
+			rows |= fields[k].rows;
+	}
+	for (k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
+		if (rows & (1u << map[k].row))
+			kinds |= 1u << map[k].kind;
+	}
+	return kinds;
+}
+
 /* the n-th field of the table whose rows intersect @mask (CSV of the groups) */
 const struct gpulat_field *gpulat__field_any(unsigned int mask, size_t i)
 {

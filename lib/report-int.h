@@ -25,6 +25,9 @@ struct gpulat_report {
 int gpulat__report_headlines(struct gpulat_report *r);
 const char *gpulat__report_headline_list(const struct gpulat_report *r);
 
+/* the group kinds a busy or depth field is shown for (1 << enum gpulat_group_kind) */
+unsigned int gpulat__report_busy_kinds(void);
+
 /* the n-th field of the table whose rows intersect @mask */
 const struct gpulat_field *gpulat__field_any(unsigned int mask, size_t i);
 

@@ -21,6 +21,7 @@
 
 #include "bounds-int.h"
 #include "gpulat-diag.h"
+#include "report-int.h"
 #include "session-int.h"
 
 /* copy @sz bytes of a caller's sized struct into ours (@ours bytes, defaults set) */
@@ -286,7 +287,8 @@ struct gpulat_stats *gpulat__session_new_stats(struct gpulat_session *s)
 	st = gpulat_stats_new(&so);
 	if (!st)
 		return NULL;
-	gpulat__stats_busy_kinds(st, 1U << GPULAT_G_RING | 1U << GPULAT_G_DEVICE);
+	/* busy and depth for the kinds the report shows them for (report-fields.c) */
+	gpulat__stats_busy_kinds(st, gpulat__report_busy_kinds());
 	gpulat__stats_on_stall(st, s_stall, s);
 	gpulat__stats_on_horizon(st, s_horizon, s);
 	/* the gaps to explain (s->diag is made after the first statistics) */

@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "gpulat-int.h"
+#include "report-int.h"
 #include "test-util.h"
 
 #define NONE		GPULAT_NONE
@@ -394,11 +395,44 @@ static void test_queued(void **state)
 		      half[0], whole[0], half[1], whole[1]);
 }
 
+/*
+ * A session keeps busy and depth for the kinds gpulat__report_busy_kinds()
+ * gives: exactly those whose report rows have a busy or depth field, found
+ * here by name through the public field table, so that no row shows a 0
+ * the statistics did not keep.
+ */
+static void test_busy_kinds_follow_fields(void **state)
+{
+	static const struct {
+		enum gpulat_row row;
+		enum gpulat_group_kind kind;
+	} rows[] = {
+		{ GPULAT_ROW_RING, GPULAT_G_RING },
+		{ GPULAT_ROW_PROCESS, GPULAT_G_PROCESS },
+		{ GPULAT_ROW_CLIENT, GPULAT_G_CLIENT },
+		{ GPULAT_ROW_DEVICE, GPULAT_G_DEVICE },
+	};
+	static const char * const names[] = { "busy_ns", "busy_pct", "max_depth", "avg_depth" };
+	unsigned int kinds = gpulat__report_busy_kinds(), want = 0;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+			if (gpulat_field_find(rows[i].row, names[k]))
+				want |= 1u << rows[i].kind;
+		}
+	}
+	assert_int_not_equal(want, 0);
+	assert_int_equal(kinds, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_queued),
 		cmocka_unit_test(test_busy_kinds),
+		cmocka_unit_test(test_busy_kinds_follow_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
