@@ -145,23 +145,28 @@ static const struct gpulat_group *find(const struct gpulat_stats *s, enum gpulat
 	}
 	return NULL;
 }
-
-static void same_group(const struct gpulat_group *a, const struct gpulat_group *b)
+/* the same count and percentiles of every metric */
+static void same_metrics(const struct gpulat_group *a, const struct gpulat_group *b)
 {
 	int m;
 
-	assert_non_null(b);
-	assert_int_equal(a->complete, b->complete);
-	assert_int_equal(a->busy_ns, b->busy_ns);
-	assert_int_equal(a->max_depth, b->max_depth);
-	assert_true(a->avg_depth == b->avg_depth);
-	assert_int_equal(a->idle_gaps, b->idle_gaps);
 	for (m = 0; m < GPULAT_M__COUNT; m++) {
 		assert_int_equal(a->m[m].n, b->m[m].n);
 		assert_int_equal(a->m[m].p50, b->m[m].p50);
 		assert_int_equal(a->m[m].p99, b->m[m].p99);
 		assert_int_equal(a->m[m].max, b->m[m].max);
 	}
+}
+
+static void same_group(const struct gpulat_group *a, const struct gpulat_group *b)
+{
+	assert_non_null(b);
+	assert_int_equal(a->complete, b->complete);
+	assert_int_equal(a->busy_ns, b->busy_ns);
+	assert_int_equal(a->max_depth, b->max_depth);
+	assert_true(a->avg_depth == b->avg_depth);
+	assert_int_equal(a->idle_gaps, b->idle_gaps);
+	same_metrics(a, b);
 }
 
 static int by_stall(const void *a, const void *b)
@@ -188,6 +193,26 @@ static const struct gpulat_stall **stalls(const struct gpulat_stats *s, size_t *
 		v[i] = gpulat_stats_stall(s, i);
 	qsort(v, *n, sizeof(*v), by_stall);
 	return v;
+}
+
+/* the two sets kept the same stalls, at least one */
+static void same_stalls(const struct gpulat_stats *a, const struct gpulat_stats *b)
+{
+	const struct gpulat_stall **x, **y;
+	size_t nx, ny, i;
+
+	x = stalls(a, &nx);
+	y = stalls(b, &ny);
+	assert_int_equal(nx, ny);
+	assert_true(nx > 0);
+	for (i = 0; i < nx; i++) {
+		assert_int_equal(x[i]->start_ts, y[i]->start_ts);
+		assert_int_equal(x[i]->end_ts, y[i]->end_ts);
+		assert_int_equal(x[i]->kind, y[i]->kind);
+		assert_int_equal(x[i]->pid, y[i]->pid);
+	}
+	free(x);
+	free(y);
 }
 
 /* @n jobs, one submission every SPACING ns by a random process, sorted by done */
@@ -230,8 +255,7 @@ static void run(size_t n, size_t peak[2], bool check)
 {
 	struct tj *jobs = mkjobs(n);
 	struct gpulat_stats *s[2] = { gpulat_stats_new(NULL), gpulat_stats_new(NULL) };
-	size_t now, held, i, k, ns[2], ng;
-	const struct gpulat_stall **st[2];
+	size_t now, held, i, k, ng;
 	int g;
 
 	assert_non_null(s[0]);
@@ -262,20 +286,8 @@ static void run(size_t n, size_t peak[2], bool check)
 					 a->pid, a->busy_ns, busy_of(jobs, n, a->pid - 1000));
 		}
 	}
-	if (check) {
-		for (k = 0; k < 2; k++)
-			st[k] = stalls(s[k], &ns[k]);
-		assert_int_equal(ns[0], ns[1]);
-		assert_true(ns[0] > 0);
-		for (i = 0; i < ns[0]; i++) {
-			assert_int_equal(st[0][i]->start_ts, st[1][i]->start_ts);
-			assert_int_equal(st[0][i]->end_ts, st[1][i]->end_ts);
-			assert_int_equal(st[0][i]->kind, st[1][i]->kind);
-			assert_int_equal(st[0][i]->pid, st[1][i]->pid);
-		}
-		for (k = 0; k < 2; k++)
-			free(st[k]);
-	}
+	if (check)
+		same_stalls(s[0], s[1]);
 	for (k = 0; k < 2; k++)
 		gpulat_stats_free(s[k]);
 	free(jobs);
@@ -286,9 +298,8 @@ static void test_busy_kinds(void **state)
 	const size_t n = NJOBS / 4;
 	struct tj *jobs = mkjobs(n);
 	struct gpulat_stats *s[2] = { gpulat_stats_new(NULL), gpulat_stats_new(NULL) };
-	size_t peak[2] = { 0, 0 }, now, held, i, k, ns[2], ng;
-	const struct gpulat_stall **st[2];
-	int g, m, r;
+	size_t peak[2] = { 0, 0 }, now, held, i, k, ng;
+	int g, r;
 
 	(void)state;
 	names();
@@ -344,32 +355,17 @@ static void test_busy_kinds(void **state)
 			assert_int_equal(a->jobs, b->jobs);
 			assert_int_equal(a->complete, b->complete);
 			assert_int_equal(a->idle_gaps, b->idle_gaps);
-			for (m = 0; m < GPULAT_M__COUNT; m++) {
-				assert_int_equal(a->m[m].n, b->m[m].n);
-				assert_int_equal(a->m[m].p50, b->m[m].p50);
-				assert_int_equal(a->m[m].p99, b->m[m].p99);
-				assert_int_equal(a->m[m].max, b->m[m].max);
-			}
+			same_metrics(a, b);
 		}
 	}
-	for (k = 0; k < 2; k++)
-		st[k] = stalls(s[k], &ns[k]);
-	assert_int_equal(ns[0], ns[1]);
-	assert_true(ns[0] > 0);
-	for (i = 0; i < ns[0]; i++) {
-		assert_int_equal(st[0][i]->start_ts, st[1][i]->start_ts);
-		assert_int_equal(st[0][i]->end_ts, st[1][i]->end_ts);
-		assert_int_equal(st[0][i]->pid, st[1][i]->pid);
-	}
+	same_stalls(s[0], s[1]);
 	/* no busy entries for 2 x NPROC groups */
 	if (peak[1] >= peak[0])
 		fail_msg("queued entries at most %zu, keeping all %zu", peak[1], peak[0]);
 	print_message("queued entries at most: %zu busy for all, %zu rings and devices\n", peak[0],
 		      peak[1]);
-	for (k = 0; k < 2; k++) {
-		free(st[k]);
+	for (k = 0; k < 2; k++)
 		gpulat_stats_free(s[k]);
-	}
 	free(jobs);
 }
 

@@ -125,18 +125,28 @@ static int push_one(struct tracecmd_input *h, struct tep_record *rec, int cpu, v
 	return 0;
 }
 
+/* @path opened for a host's pushes, its tep attached to @s (*@ret: that result) */
+static struct tracecmd_input *open_attached(struct gpulat_session *s, const char *path, int *ret)
+{
+	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+
+	if (!h) {
+		fprintf(stderr, "session-jobs: %s: cannot open\n", path);
+		return NULL;
+	}
+	*ret = gpulat_session_attach_tep(s, tracecmd_get_tep(h));
+	return h;
+}
+
 static int push_file(struct gpulat_session *s, const char *path, struct tally *t)
 {
 	struct push p = { s, t, 0 };
 	struct tracecmd_input *h;
 	int ret;
 
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!h) {
-		fprintf(stderr, "session-jobs: %s: cannot open\n", path);
+	h = open_attached(s, path, &ret);
+	if (!h)
 		return -1;
-	}
-	ret = gpulat_session_attach_tep(s, tracecmd_get_tep(h));
 	/* every record of every CPU, in time order, as a host sees them */
 	if (!ret)
 		tracecmd_iterate_events(h, NULL, 0, push_one, &p);
@@ -209,12 +219,9 @@ static int push_many_file(struct gpulat_session *s, const char *path)
 	struct tracecmd_input *h;
 	int ret;
 
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!h) {
-		fprintf(stderr, "session-jobs: %s: cannot open\n", path);
+	h = open_attached(s, path, &ret);
+	if (!h)
 		return -1;
-	}
-	ret = gpulat_session_attach_tep(s, tracecmd_get_tep(h));
 	b.ncpus = tep_get_cpus(tracecmd_get_tep(h));
 	b.cpu_last = calloc(b.ncpus > 0 ? b.ncpus : 1, sizeof(*b.cpu_last));
 	if (!ret && !b.cpu_last)
