@@ -1104,11 +1104,7 @@ static int check_v6(struct chk *c, uint64_t off)
 				return bad(c, "options cut short");
 			if (!id)
 				break;
-			/*
-			 * DATE (1), OFFSET (7), TIME_SHIFT (12), GUEST (13),
-			 * TSC2NSEC (14): libtracecmd corrects the timestamps
-			 */
-			if (id == 1 || id == 7 || (id >= 12 && id <= 14))
+			if (gpulat__opt_shifts((unsigned int)id))
 				c->shifts = true;
 			if (rd_num(c, &off, 4, &sz) || sz > c->size - off)
 				return bad(c, "option %llu runs past the end of the file",

@@ -124,6 +124,7 @@ enum gpulat__opt {
 	GPULAT__OPT_PROCMAPS		= 10,
 	GPULAT__OPT_TIME_SHIFT		= 12,
 	GPULAT__OPT_GUEST		= 13,
+	GPULAT__OPT_TSC2NSEC		= 14,
 	GPULAT__OPT_STRINGS		= 15,
 	GPULAT__OPT_HEADER_INFO		= 16,
 	GPULAT__OPT_FTRACE_EVENTS	= 17,
@@ -142,6 +143,8 @@ enum gpulat__clock {
 	GPULAT__CLOCK_BAD,	/* brackets only: libtracecmd 1.3.1 calls sscanf(NULL) */
 };
 enum gpulat__clock gpulat__clock_text(const char *text);
+/* option @id makes libtracecmd correct the records' timestamps (read-opts.c) */
+bool gpulat__opt_shifts(unsigned int id);
 /* the name of an option read-opts.c has a rule for (libtracecmd parses it at open), else NULL */
 const char *gpulat__opt_name(unsigned int id);
 /*

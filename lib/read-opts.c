@@ -189,6 +189,17 @@ static const char *time_shift_problem(const unsigned char *d, size_t n, bool big
 	return NULL;
 }
 
+/*
+ * DATE, OFFSET, TIME_SHIFT, GUEST, TSC2NSEC: libtracecmd's timestamp_calc()
+ * corrects every record's time by them; read-zstd.c's own page walk does
+ * not, so a file with one is read through libtracecmd
+ */
+bool gpulat__opt_shifts(unsigned int id)
+{
+	return id == GPULAT__OPT_DATE || id == GPULAT__OPT_OFFSET || id == GPULAT__OPT_TIME_SHIFT ||
+	       id == GPULAT__OPT_GUEST || id == GPULAT__OPT_TSC2NSEC;
+}
+
 const char *gpulat__opt_name(unsigned int id)
 {
 	switch (id) {

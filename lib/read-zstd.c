@@ -53,16 +53,6 @@
 #include "read-int.h"
 #include "read-page.h"
 
-enum {
-	OPT_DONE	= 0,
-	OPT_DATE	= 1,
-	OPT_BUFFER	= 3,
-	OPT_OFFSET	= 7,
-	OPT_TIME_SHIFT	= 12,
-	OPT_GUEST	= 13,
-	OPT_TSC2NSEC	= 14,
-};
-
 #define SEC_FL_COMPRESS		1
 /* bytes of an uncompressed file's pages read at once, per CPU */
 #define RAW_BLOCK		(64u << 10)
@@ -194,7 +184,7 @@ static int read_options(struct gpulat__zfile *z, uint64_t off, struct zblock *b)
 	unsigned int id, flags;
 	uint64_t ssize;
 
-	if (read_section(z, off, &id, &flags, &ssize) || id != OPT_DONE)
+	if (read_section(z, off, &id, &flags, &ssize) || id != GPULAT__OPT_DONE)
 		return -1;
 	off += 16;
 	if (flags & SEC_FL_COMPRESS)
@@ -276,25 +266,21 @@ static int parse_options(struct gpulat__zfile *z, uint64_t off, uint64_t *fly)
 			if (size > len - pos)
 				break;
 			switch (id) {
-			case OPT_DONE:
+			case GPULAT__OPT_DONE:
 				next = size >= 8 ? num(z, od, 8) : 0;
 				done = true;
 				break;
-			case OPT_BUFFER:
+			case GPULAT__OPT_BUFFER:
 				r = parse_buffer(z, od, size, fly);
 				if (r < 0)
 					goto out;
 				if (r == 0)
 					found++;
 				break;
-			case OPT_DATE:
-			case OPT_OFFSET:
-			case OPT_TIME_SHIFT:
-			case OPT_GUEST:
-			case OPT_TSC2NSEC:
-				/* libtracecmd would change the timestamps */
-				goto out;
 			default:
+				/* libtracecmd would change the timestamps */
+				if (gpulat__opt_shifts(id))
+					goto out;
 				break;
 			}
 			pos += size;
