@@ -123,14 +123,20 @@ static int rd(struct chk *c, uint64_t off, void *buf, size_t n)
 	return gpulat__pread_full(c->fd, buf, n, off);
 }
 
-static uint64_t num(const struct chk *c, const unsigned char *p, int n)
+/* an @n-byte number at @p of a file in that byte order (also read-opts.c) */
+uint64_t gpulat__file_num(const unsigned char *p, int n, bool big)
 {
 	uint64_t v = 0;
 	int i;
 
 	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[c->big ? n - 1 - i : i] << (8 * i);
+		v |= (uint64_t)p[big ? n - 1 - i : i] << (8 * i);
 	return v;
+}
+
+static uint64_t num(const struct chk *c, const unsigned char *p, int n)
+{
+	return gpulat__file_num(p, n, c->big);
 }
 
 static int rd_num(struct chk *c, uint64_t *off, int n, uint64_t *v)

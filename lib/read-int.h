@@ -108,6 +108,8 @@ int gpulat__check_trace(const char *path, char *why, size_t whylen, struct gpula
 			int *nspan, bool *shifts);
 int gpulat__check_chunks(const char *path, char *why, size_t whylen);
 bool gpulat__page_ok(struct tep_handle *tep, const void *page, int page_size);
+/* an @n-byte number at @p of a file in that byte order (big-endian if @big) */
+uint64_t gpulat__file_num(const unsigned char *p, int n, bool big);
 
 /* the option ids of trace-cmd's enum tracecmd_file_options that the checks read */
 enum gpulat__opt {

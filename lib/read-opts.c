@@ -114,17 +114,6 @@ out:
 	return ok;
 }
 
-/* an @n-byte number at @p; int32 values are the (int) casts libtracecmd makes */
-static uint64_t num(const unsigned char *p, int n, bool big)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[big ? n - 1 - i : i] << (8 * i);
-	return v;
-}
-
 /*
  * GUEST (trace_guest_load()): name, u64 trace id, int vcpu count, then per
  * vcpu int id and int host pid. It stores each pid at cpu_pid[id] after
@@ -142,14 +131,14 @@ static const char *guest_problem(const unsigned char *d, size_t n, bool big)
 	if (left < 12)
 		return NULL;	/* libtracecmd drops the guest */
 	d = z + 1 + 8;
-	count = (int32_t)num(d, 4, big);
+	count = (int32_t)gpulat__file_num(d, 4, big);
 	d += 4;
 	left -= 12;
 	/* calloc(count) comes first: a count the option cannot hold is a bomb */
 	if (count < 0 || (uint64_t)count > left / 8)
 		return "declares more guest CPUs than it holds";
 	for (i = 0; i < (size_t)count; i++, d += 8) {
-		cpu = (int32_t)num(d, 4, big);
+		cpu = (int32_t)gpulat__file_num(d, 4, big);
 		if (cpu < 0)
 			return "has a negative guest CPU";
 	}
@@ -170,7 +159,7 @@ static const char *time_shift_problem(const unsigned char *d, size_t n, bool big
 
 	if (n < 16)
 		return NULL;	/* libtracecmd ignores it */
-	cpus = (int32_t)num(d + 12, 4, big);
+	cpus = (int32_t)gpulat__file_num(d + 12, 4, big);
 	d += 16;
 	left = n - 16;
 	if (cpus < 0 || (uint64_t)cpus > left / 4)
@@ -178,7 +167,7 @@ static const char *time_shift_problem(const unsigned char *d, size_t n, bool big
 	for (i = 0; i < cpus; i++) {
 		if (left < 4)
 			return "is cut short";
-		count = (int32_t)num(d, 4, big);
+		count = (int32_t)gpulat__file_num(d, 4, big);
 		d += 4;
 		left -= 4;
 		if (count < 0 || (uint64_t)count > left / 24)
