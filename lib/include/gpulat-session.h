@@ -268,7 +268,9 @@ int gpulat_session_push_many(struct gpulat_session *s, const struct gpulat_host_
 
 /*
  * An already decoded event (a text log, a host that decodes itself):
- * ev->ref is the host_ref. Same return as gpulat_session_push().
+ * ev->ref is the host_ref; its strings stay valid and unchanged while the
+ * session lives (gpulat_tracker_feed() says why). Same return as
+ * gpulat_session_push().
  */
 int gpulat_session_push_event(struct gpulat_session *s, const struct gpulat_event *ev);
 

@@ -447,6 +447,11 @@ void gpulat_tracker_set_signal_expected(struct gpulat_tracker *t, bool expected)
 /**
  * gpulat_tracker_feed - feed one event, in time order across all CPUs
  *
+ * The event's strings must stay valid and unchanged while @t lives, as the
+ * binding's interned strings (and the text reader's) do: the tracker knows a
+ * driver, device or ring string it has seen before by its address, not by
+ * comparing it again. A host that builds events itself interns its strings.
+ *
  * Return: 0, or a negative errno on allocation failure.
  */
 int gpulat_tracker_feed(struct gpulat_tracker *t, const struct gpulat_event *ev);
