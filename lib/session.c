@@ -754,6 +754,14 @@ static inline __attribute__((always_inline)) int push_one(struct gpulat_session 
 	return session_feed(s, ev, rec);
 }
 
+/* pushed input is still taken: 0, -EALREADY after the finish, or the session's error */
+static int push_open(const struct gpulat_session *s)
+{
+	if (s->finished)
+		return -EALREADY;
+	return s->err;
+}
+
 /**
  * gpulat_session_push - feed one record of the attached tep
  * @s: session (gpulat_session_attach_tep() done)
@@ -768,10 +776,9 @@ int gpulat_session_push(struct gpulat_session *s, struct tep_record *rec, void *
 
 	if (!s->own_bind || !rec)
 		return -EINVAL;
-	if (s->finished)
-		return -EALREADY;
-	if (s->err)
-		return s->err;
+	ret = push_open(s);
+	if (ret < 0)
+		return ret;
 	s->have_last_ev = false;
 	gpulat__session_see_ts(s, rec->ts);
 	ret = push_lost(s, rec);
@@ -803,10 +810,9 @@ int gpulat_session_push_many(struct gpulat_session *s, const struct gpulat_host_
 
 	if (!s->own_bind || (!recs && n) || rec_sz < sizeof(*recs))
 		return -EINVAL;
-	if (s->finished)
-		return -EALREADY;
-	if (s->err)
-		return s->err;
+	ret = push_open(s);
+	if (ret < 0)
+		return ret;
 	memset(&rec, 0, sizeof(rec));
 	for (i = 0; i < n; i++, p += rec_sz) {
 		const struct gpulat_host_rec *r = (const struct gpulat_host_rec *)p;
@@ -848,12 +854,13 @@ int gpulat_session_push_many(struct gpulat_session *s, const struct gpulat_host_
  */
 int gpulat_session_push_event(struct gpulat_session *s, const struct gpulat_event *ev)
 {
+	int ret;
+
 	if (!ev)
 		return -EINVAL;
-	if (s->finished)
-		return -EALREADY;
-	if (s->err)
-		return s->err;
+	ret = push_open(s);
+	if (ret < 0)
+		return ret;
 	if (!s->started)
 		gpulat__session_configure(s, GPULAT_ERA_NONE, false);
 	gpulat__session_see_ts(s, ev->ts);
