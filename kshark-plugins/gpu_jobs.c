@@ -128,7 +128,6 @@ static bool gpujob_collect_slow(struct plugin_gpujob_ctx *ctx)
 		gpujob_free_blocks(ctx);
 		ctx->n_ents = 0;
 		ctx->n_damaged = 0;
-		ctx->n_lost = 0;
 		ctx->last_ts = 0;
 		ctx->collect_failed = false;
 	}
@@ -208,10 +207,8 @@ static void gpujob_overflow_action(struct kshark_data_stream *stream, void *rec,
 	struct plugin_gpujob_ctx *ctx = __get_context(stream->stream_id);
 
 	(void)rec;
-	if (ctx) {
-		ctx->n_lost++;
+	if (ctx)
 		gpujob_collect(ctx, entry, NULL);
-	}
 }
 
 /**

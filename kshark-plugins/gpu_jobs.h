@@ -291,8 +291,6 @@ struct plugin_gpujob_ctx {
 	int				page_size;
 	/** Records whose length does not fit their page (damaged): not decoded. */
 	size_t				n_damaged;
-	/** Lost-event entries collected (KS_EVENT_OVERFLOW). */
-	size_t				n_lost;
 
 	/** Linked jobs, sorted by begin. */
 	struct plugin_gpujob		*jobs;

@@ -494,9 +494,8 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 	const struct gpujob_raw *r;
 	const struct kshark_entry *e;
 	struct gpujob_merge merge;
-	uint64_t *cpu_last = NULL;
-	size_t n_cpus, n;
-	int ret, cpu;
+	size_t n;
+	int ret;
 
 	gpulat_session_opts_init(&o);
 	/* the plugin draws jobs; statistics are gpu-latency's */
@@ -515,12 +514,6 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 	merge.order = NULL;
 	if (!ret)
 		ret = gpujob_merge_init(ctx, &merge);
-	n_cpus = ctx->stream && ctx->stream->n_cpus > 0 ? ctx->stream->n_cpus : 1;
-	if (!ret) {
-		cpu_last = calloc(n_cpus, sizeof(*cpu_last));
-		if (!cpu_last)
-			ret = -ENOMEM;
-	}
 
 	/* (last_ts, the end of a job never completed, was kept while collecting) */
 	while (!ret && gpujob_merge_next(&merge, &r, &n)) {
@@ -535,23 +528,19 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 							       sizeof(*r));
 				if (ret > 0)
 					ret = 0;
-				/* the CPUs' last times, for lost events (if any) below */
-				for (; ctx->n_lost && r < q; r++)
-					if (r->r.cpu >= 0 && (size_t)r->r.cpu < n_cpus)
-						cpu_last[r->r.cpu] = r->r.ts;
 				r = q;
 			}
 			if (ret || r == r_end)
 				break;
 			e = gpujob_raw_entry(r);
-			cpu = r->r.cpu;
-			/* damaged: counted at load */
+			/*
+			 * damaged: counted at load. Lost events: from the CPU's last
+			 * record the session was pushed; the number of missed events
+			 * in the offset (-1 when unknown)
+			 */
 			if (e->event_id == KS_EVENT_OVERFLOW)
-				/* the number of missed events in the offset (-1 when unknown) */
-				gpulat_session_lost(
-					ctx->session, cpu,
-					cpu >= 0 && (size_t)cpu < n_cpus ? cpu_last[cpu] : 0,
-					r->r.ts, e->offset > 0 ? (uint64_t)e->offset : 0);
+				gpulat_session_lost(ctx->session, r->r.cpu, GPULAT_NONE, r->r.ts,
+						    e->offset > 0 ? (uint64_t)e->offset : 0);
 			r++;
 		}
 	}
@@ -562,7 +551,6 @@ static int gpujob_feed(struct plugin_gpujob_ctx *ctx)
 		plugin_gpujob_frames_done(ctx);
 	}
 	free(merge.order);
-	free(cpu_last);
 	return ret;
 }
 

@@ -708,14 +708,9 @@ static int push_lost(struct gpulat_session *s, struct tep_record *rec)
 		s->cpu_last = v;
 		s->ncpu_last = n;
 	}
-	if (rec->missed_events) {
-		uint64_t count = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
-
-		s->c.lost_events += count;
-		s->c.lost_gaps++;
-		gpulat_tracker_lost_range(s->tracker, cpu, cpu >= 0 ? s->cpu_last[cpu] : 0,
-					  rec->ts, count);
-	}
+	if (rec->missed_events)
+		gpulat_session_lost(s, cpu, GPULAT_NONE, rec->ts,
+				    rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0);
 	if (cpu >= 0)
 		s->cpu_last[cpu] = rec->ts;
 	return 0;
@@ -870,6 +865,8 @@ int gpulat_session_push_event(struct gpulat_session *s, const struct gpulat_even
 void gpulat_session_lost(struct gpulat_session *s, int cpu, uint64_t from_ts, uint64_t to_ts,
 			 uint64_t count)
 {
+	if (from_ts == GPULAT_NONE)
+		from_ts = cpu >= 0 && cpu < s->ncpu_last ? s->cpu_last[cpu] : 0;
 	s->c.lost_events += count;
 	s->c.lost_gaps++;
 	gpulat_tracker_lost_range(s->tracker, cpu, from_ts, to_ts, count);

@@ -274,7 +274,10 @@ int gpulat_session_push_many(struct gpulat_session *s, const struct gpulat_host_
  */
 int gpulat_session_push_event(struct gpulat_session *s, const struct gpulat_event *ev);
 
-/* events were lost on @cpu between @from_ts and @to_ts (@count 0: unknown) */
+/*
+ * events were lost on @cpu between @from_ts and @to_ts (@count 0: unknown);
+ * @from_ts GPULAT_NONE: the time of the last record pushed on @cpu (0 before one)
+ */
 void gpulat_session_lost(struct gpulat_session *s, int cpu, uint64_t from_ts, uint64_t to_ts,
 			 uint64_t count);
 
