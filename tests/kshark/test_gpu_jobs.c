@@ -246,6 +246,14 @@ static void check_stream(const char *trace, const char *expect, int sd,
 		FAIL("%s: no plugin context for stream %d (%zd)\n", trace, sd, n);
 		return;
 	}
+	/* gpu_jobs.h: the table is sorted by begin, then seq (the plugin permutes it in place) */
+	for (i = 1; i < (size_t)n; i++) {
+		if (jobs[i - 1].begin > jobs[i].begin ||
+		    (jobs[i - 1].begin == jobs[i].begin && jobs[i - 1].seq >= jobs[i].seq)) {
+			FAIL("%s: jobs %zu and %zu out of (begin, seq) order\n", trace, i - 1, i);
+			break;
+		}
+	}
 
 	root = json_object_from_file(expect);
 	if (!root || !json_object_object_get_ex(root, "jobs", &jjobs)) {
