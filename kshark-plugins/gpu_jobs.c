@@ -25,10 +25,11 @@
 #include "bounds-int.h"
 
 #include "gpu_jobs.h"
+#include "gpu_mem.h"
 #include "gpu_rings.h"
 
-/* Payload copies are kept in blocks of this size. */
-#define GPUJOB_BLOCK_SIZE	(256 * 1024)
+/* Payload copies are kept in blocks of this size with their header: one huge page (gpu_mem.c). */
+#define GPUJOB_BLOCK_SIZE	(2u << 20)
 
 static void gpujob_free_blocks(struct plugin_gpujob_ctx *ctx);
 
@@ -39,7 +40,7 @@ static void gpujob_free_context(struct plugin_gpujob_ctx *ctx)
 
 	plugin_gpujob_free_results(ctx);
 	plugin_gpujob_draw_free(ctx->draw);
-	free(ctx->ents);
+	gpujob_mem_free(ctx->ents, ctx->cap_ents * sizeof(*ctx->ents));
 	gpujob_free_blocks(ctx);
 	free(ctx->event_ids);
 	gpulat_binding_free(ctx->binding);
@@ -75,15 +76,19 @@ static void gpujob_free_blocks(struct plugin_gpujob_ctx *ctx)
 
 	while ((b = ctx->blocks)) {
 		ctx->blocks = b->next;
-		free(b);
+		gpujob_mem_free(b, sizeof(*b) + b->cap);
 	}
 }
 
 /* a new block for at least @room bytes (NULL: out of memory) */
 static struct gpujob_block *gpujob_new_block(struct plugin_gpujob_ctx *ctx, size_t room)
 {
-	size_t cap = room > GPUJOB_BLOCK_SIZE ? room : GPUJOB_BLOCK_SIZE;
-	struct gpujob_block *b = malloc(sizeof(*b) + cap);
+	size_t cap = GPUJOB_BLOCK_SIZE - sizeof(struct gpujob_block);
+	struct gpujob_block *b;
+
+	if (room > cap)
+		cap = room;
+	b = gpujob_mem_alloc(sizeof(*b) + cap);
 
 	if (!b)
 		return NULL;
@@ -135,8 +140,9 @@ static bool gpujob_collect_slow(struct plugin_gpujob_ctx *ctx)
 		return false;
 	if (ctx->n_ents < ctx->cap_ents)
 		return true;
-	cap = ctx->cap_ents ? ctx->cap_ents * 2 : 4096;
-	tmp = realloc(ctx->ents, cap * sizeof(*tmp));
+	/* the first map is one huge page (gpu_mem.c) */
+	cap = ctx->cap_ents ? ctx->cap_ents * 2 : GPUJOB_BLOCK_SIZE / sizeof(*tmp);
+	tmp = gpujob_mem_grow(ctx->ents, ctx->cap_ents * sizeof(*tmp), cap * sizeof(*tmp));
 	if (!tmp) {
 		ctx->collect_failed = true;
 		return false;

@@ -25,6 +25,7 @@
 #include "libkshark-tepdata.h"
 
 #include "gpu_jobs.h"
+#include "gpu_mem.h"
 #include "gpu_rings.h"
 #include "gpu_sort.h"
 
@@ -39,7 +40,7 @@ void plugin_gpujob_free_results(struct plugin_gpujob_ctx *ctx)
 {
 	plugin_gpujob_free_indexes(ctx);
 	plugin_gpujob_frames_free(ctx);
-	free(ctx->jobs);
+	gpujob_mem_free(ctx->jobs, ctx->cap_jobs * sizeof(*ctx->jobs));
 	ctx->jobs = NULL;
 	ctx->n_jobs = ctx->cap_jobs = 0;
 	free(ctx->deps);
@@ -244,8 +245,10 @@ static int gpujob_on_job(const struct gpulat_job *j, void *data)
 	int s;
 
 	if (ctx->n_jobs == ctx->cap_jobs) {
+		/* a table past 2 MiB: huge pages (gpu_mem.c) */
 		cap = ctx->cap_jobs ? ctx->cap_jobs * 2 : 1024;
-		jtmp = realloc(ctx->jobs, cap * sizeof(*jtmp));
+		jtmp = gpujob_mem_grow(ctx->jobs, ctx->cap_jobs * sizeof(*jtmp),
+				       cap * sizeof(*jtmp));
 		if (!jtmp)
 			return -ENOMEM;
 		ctx->jobs = jtmp;
