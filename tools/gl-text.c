@@ -7,6 +7,7 @@
  * them, with the CPU in brackets, so a line can be found in
  * `trace-cmd report` or in KernelShark.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -368,6 +369,49 @@ static int print_rings(const struct gl_run *r, FILE *out)
 }
 
 /* per-process and per-client tables share their columns */
+/* a group of the owner table: its index and job count, for the ranking */
+struct owner_rank {
+	size_t		idx;
+	uint64_t	jobs;
+};
+
+static int owner_cmp(const void *a, const void *b)
+{
+	const struct owner_rank *x = a, *y = b;
+
+	if (x->jobs != y->jobs)
+		return x->jobs > y->jobs ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void owner_row(struct gl_table *t, const struct gpulat_group *g,
+		      enum gpulat_group_kind kind)
+{
+	const struct gpulat_summary *w = &g->m[GPULAT_M_WAIT];
+	const struct gpulat_summary *s = &g->m[GPULAT_M_TOTAL];
+	char q[7][64];
+
+	if (kind == GPULAT_G_CLIENT)
+		gl_table_cell(t, "%llu", (unsigned long long)g->client_id);
+	else
+		gl_table_cell(t, "%s", proc_name(q[0], sizeof(q[0]), g->comm, g->pid));
+	gl_table_cell(t, "%llu", (unsigned long long)g->jobs);
+	gl_table_cell(t, "%llu", (unsigned long long)(g->incomplete + g->lost));
+	gl_table_cell(t, "%s", qdur(q[1], sizeof(q[1]), w, w->p50));
+	gl_table_cell(t, "%s", qdur(q[2], sizeof(q[2]), w, w->p99));
+	gl_table_cell(t, "%s", qdur(q[3], sizeof(q[3]), s, s->p50));
+	gl_table_cell(t, "%s", qdur(q[4], sizeof(q[4]), s, s->p90));
+	gl_table_cell(t, "%s", qdur(q[5], sizeof(q[5]), s, s->p99));
+	gl_table_cell(t, "%s", s->n ? DUR(q[6], s->max) : "-");
+	gl_table_cell(t, "%s",
+		      s->n ? gl_fmt_ts_cpu(q[0], sizeof(q[0]), s->max_ts, s->max_cpu) : "-");
+}
+
+/*
+ * The process or client table. Up to --owners groups it lists them all in the
+ * statistics' order; past it, the --owners groups with the most jobs (ties: that
+ * order), most first, and a line saying how many were left out.
+ */
 static int print_owners(const struct gl_run *r, FILE *out, enum gpulat_group_kind kind)
 {
 	static const char * const hp[] = {
@@ -378,46 +422,48 @@ static int print_owners(const struct gl_run *r, FILE *out, enum gpulat_group_kin
 		"client", "jobs", "incomplete", "wait p50", "wait p99", "total p50",
 		"total p90", "total p99", "total max", "max at (done [cpu])",
 	};
-	size_t i, n = gpulat_stats_ngroups(r->stats, kind);
-	char q[7][64];
+	size_t i, n = gpulat_stats_ngroups(r->stats, kind), rows = 0, shown;
+	unsigned int limit = r->opts->owners;
+	struct owner_rank *rank;
 	struct gl_table t;
-	size_t rows = 0;
-	int ret;
+	int ret = 0;
 
-	gl_table_init(&t, "lrrrrrrrrl", kind == GPULAT_G_CLIENT ? hc : hp);
+	rank = malloc((n ? n : 1) * sizeof(*rank));
+	if (!rank)
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		const struct gpulat_group *g = gpulat_stats_group(r->stats, kind, i);
-		const struct gpulat_summary *w = &g->m[GPULAT_M_WAIT];
-		const struct gpulat_summary *s = &g->m[GPULAT_M_TOTAL];
 
-		if (kind == GPULAT_G_CLIENT) {
-			if (g->client_id == GPULAT_NONE)
-				continue;
-			gl_table_cell(&t, "%llu", (unsigned long long)g->client_id);
-		} else {
-			gl_table_cell(&t, "%s", proc_name(q[0], sizeof(q[0]), g->comm, g->pid));
-		}
-		gl_table_cell(&t, "%llu", (unsigned long long)g->jobs);
-		gl_table_cell(&t, "%llu", (unsigned long long)(g->incomplete + g->lost));
-		gl_table_cell(&t, "%s", qdur(q[1], sizeof(q[1]), w, w->p50));
-		gl_table_cell(&t, "%s", qdur(q[2], sizeof(q[2]), w, w->p99));
-		gl_table_cell(&t, "%s", qdur(q[3], sizeof(q[3]), s, s->p50));
-		gl_table_cell(&t, "%s", qdur(q[4], sizeof(q[4]), s, s->p90));
-		gl_table_cell(&t, "%s", qdur(q[5], sizeof(q[5]), s, s->p99));
-		gl_table_cell(&t, "%s", s->n ? DUR(q[6], s->max) : "-");
-		gl_table_cell(&t, "%s",
-			      s->n ? gl_fmt_ts_cpu(q[0], sizeof(q[0]), s->max_ts, s->max_cpu) :
-				     "-");
+		/* jobs without a client id (before 6.17) are no client's */
+		if (kind == GPULAT_G_CLIENT && g->client_id == GPULAT_NONE)
+			continue;
+		rank[rows].idx = i;
+		rank[rows].jobs = g->jobs;
 		rows++;
 	}
-	ret = 0;
-	if (rows) {
+	shown = rows;
+	if (limit && rows > limit) {
+		qsort(rank, rows, sizeof(*rank), owner_cmp);
+		shown = limit;
+	}
+
+	gl_table_init(&t, "lrrrrrrrrl", kind == GPULAT_G_CLIENT ? hc : hp);
+	for (i = 0; i < shown; i++)
+		owner_row(&t, gpulat_stats_group(r->stats, kind, rank[i].idx), kind);
+	if (shown) {
 		fprintf(out, "\n%s\n", kind == GPULAT_G_CLIENT ?
 			"Clients (drm client_id of the queue event)" :
 			"Processes (submitter = pid/comm of the queue event)");
+		if (shown < rows)
+			fprintf(out, "  the %zu with the most jobs, most first\n", shown);
 		ret = gl_table_print(&t, out, "  ");
+		if (!ret && shown < rows)
+			fprintf(out, "  ... %zu more %s (--owners 0 lists every one; so do --json "
+				"and --csv)\n", rows - shown,
+				kind == GPULAT_G_CLIENT ? "clients" : "processes");
 	}
 	gl_table_free(&t);
+	free(rank);
 	return ret;
 }
 

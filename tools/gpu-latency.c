@@ -56,6 +56,8 @@ static void usage(FILE *out)
 "                      after the report; --json/--csv: job rows)\n"
 "  --hist              log2 histograms of wait, hw_queue, exec, total per ring\n"
 "  --top N             worst jobs, stalls and incomplete jobs listed (default 10)\n"
+"  --owners N          text: the N processes and N clients with the most jobs\n"
+"                      (default 20; 0 = every one; --json/--csv list every one)\n"
 "  --by METRIC         rank worst jobs by wait|hw_queue|exec|total|dep_wait\n"
 "                      (default total)\n"
 "  --threshold DUR     stall threshold (default 16.667ms, one 60 Hz frame, or\n"
@@ -139,7 +141,7 @@ enum {
 	OPT_FAIL_IF, OPT_EXPLAIN, OPT_FENCE_PATH, OPT_GPU_IRQ, OPT_WATCH, OPT_INTERVAL,
 	OPT_DURATION, OPT_SAVE_DIR, OPT_SAVE_SECONDS, OPT_PERFETTO, OPT_PERFETTO_SCHED,
 	OPT_FRAMES, OPT_FIELDS,
-	OPT_EACH,
+	OPT_EACH, OPT_OWNERS,
 };
 
 static const struct option long_opts[] = {
@@ -148,6 +150,7 @@ static const struct option long_opts[] = {
 	{ "jobs",	no_argument,		NULL, OPT_JOBS },
 	{ "hist",	no_argument,		NULL, OPT_HIST },
 	{ "top",	required_argument,	NULL, OPT_TOP },
+	{ "owners",	required_argument,	NULL, OPT_OWNERS },
 	{ "by",		required_argument,	NULL, OPT_BY },
 	{ "threshold",	required_argument,	NULL, OPT_THRESHOLD },
 	{ "dev",	required_argument,	NULL, OPT_DEV },
@@ -218,6 +221,7 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 	gl_filter_init(&o->filter);
 	gpulat_stats_opts_init(&o->stats);
 	o->top = 10;
+	o->owners = GL_OWNERS_DEFAULT;
 	o->gpu_irq = -1;
 	o->interval_ns = 1000000000ULL;
 	o->save_ns = 5000000000ULL;
@@ -270,6 +274,13 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 				return bad_opt("--top", optarg, "expected a count (0-100000)");
 			o->top = (unsigned int)v;
 			o->stats.top_n = (unsigned int)v;
+			break;
+		case OPT_OWNERS:
+			v = strtoull(optarg, &end, 10);
+			if (!*optarg || *end || v > 100000000)
+				return bad_opt("--owners", optarg,
+					       "expected a count (0 = all, up to 100000000)");
+			o->owners = (unsigned int)v;
 			break;
 		case OPT_BY:
 			if (metric_by_name(optarg, &o->stats.worst_by) < 0)

@@ -45,6 +45,13 @@ struct gpulat_diag;
 #define GL_EXIT_ERROR	1
 #define GL_EXIT_GATE	3
 
+/*
+ * Rows of the text report's process and client tables (--owners): a fleet
+ * trace of 10^4 processes printed 20 k rows no one reads; --json and --csv
+ * keep every group.
+ */
+#define GL_OWNERS_DEFAULT	20
+
 enum gl_format {
 	GL_FMT_TEXT = 0,
 	GL_FMT_JSON,
@@ -80,6 +87,7 @@ struct gl_opts {
 	size_t		ngates;
 	enum gl_format	format;
 	unsigned int	top;		/* --top */
+	unsigned int	owners;		/* --owners: rows of the text process/client tables, 0 = all */
 	bool		hist;
 	bool		jobs;		/* --jobs */
 	bool		quiet;		/* no warnings */

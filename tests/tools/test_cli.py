@@ -13,6 +13,9 @@ usage: test_cli.py TOOL GEN WORKDIR
     file's rings with that file's own numbers (jobs never link across files)
   - --compare: a trace against itself has zero deltas; rings of one side only
   - --fail-if: exit 0 / 3, messages, relative gates
+  - --owners: a trace of thousands of processes and clients (shape-procs10k): the text
+    tables list the N with the most jobs (counted from the truth), most first, and
+    say how many more there are; --owners 0 lists all; JSON keeps every one
 """
 import csv
 import io
@@ -314,6 +317,69 @@ def test_gates(tool, trace, truth, other):
     check("relative gate -50% fails against itself", p.returncode == 3, p.stderr)
 
 
+OWNER_ROW = re.compile(r"^  (\S+)\s+(\d+)\s+\d+\s")
+MORE = re.compile(r"^  \.\.\. (\d+) more (processes|clients) ")
+
+
+def owner_tables(text):
+    """{'Processes': ([(name, jobs)...], more), 'Clients': ...} of a text report"""
+    tables, cur = {}, None
+    for line in text.splitlines():
+        if line.startswith("Processes (") or line.startswith("Clients ("):
+            cur = line.split(" ")[0]
+            tables[cur] = ([], 0)
+            continue
+        if cur is None:
+            continue
+        if not line.strip():
+            cur = None
+            continue
+        m = MORE.match(line)
+        if m:
+            tables[cur] = (tables[cur][0], int(m.group(1)))
+            continue
+        m = OWNER_ROW.match(line)
+        if m and m.group(1) not in ("process", "client"):
+            tables[cur][0].append((m.group(1), int(m.group(2))))
+    return tables
+
+
+def test_owners(tool, trace, truth):
+    procs, clients = {}, {}
+    for j in truth["jobs"]:
+        if j.get("queue_ts") is None:
+            continue
+        key = f"{j['comm']}-{j['pid']}"
+        procs[key] = procs.get(key, 0) + 1
+        if j.get("client_id") is not None:
+            clients[str(j["client_id"])] = clients.get(str(j["client_id"]), 0) + 1
+    check("owners: the trace has more than 20 processes and clients",
+          len(procs) > 20 and len(clients) > 20, f"{len(procs)} {len(clients)}")
+    for args, limit in (([], 20), (["--owners", "7"], 7), (["--owners", "0"], None)):
+        p = run(tool, args + [trace])
+        t = owner_tables(p.stdout)
+        for name, want in (("Processes", procs), ("Clients", clients)):
+            rows, more = t.get(name, ([], -1))
+            n = len(want) if limit is None else min(limit, len(want))
+            counts = [c for _, c in rows]
+            top = sorted(want.values(), reverse=True)[:n]
+            check(f"owners {args}: {name}: {n} rows", len(rows) == n, f"{len(rows)} rows")
+            check(f"owners {args}: {name}: rows have their true job counts",
+                  all(want.get(k) == c for k, c in rows), rows[:5])
+            if limit is not None:
+                check(f"owners {args}: {name}: the ones with the most jobs, most first",
+                      counts == top, f"{counts[:8]} vs {top[:8]}")
+            check(f"owners {args}: {name}: says how many more",
+                  more == len(want) - n, f"{more} vs {len(want) - n}")
+    d = js(tool, [trace])
+    check("owners: JSON keeps every process", len(d["processes"]) == len(procs),
+          f"{len(d['processes'])} vs {len(procs)}")
+    p = run(tool, ["--owners", "-1", trace])
+    check("owners: a bad count is refused in one line",
+          p.returncode == 1 and "--owners" in p.stderr and len(p.stderr.splitlines()) == 1,
+          p.stderr)
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -321,9 +387,9 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
 
-    def make(scenario):
+    def make(scenario, *extra):
         out = os.path.join(work, f"{scenario}.dat")
-        subprocess.run([gen, "-s", scenario, "-o", out, "-q"], check=True)
+        subprocess.run([gen, "-s", scenario, "-o", out, "-q", *extra], check=True)
         with open(os.path.join(work, f"{scenario}.truth.json")) as f:
             return out, json.load(f)
 
@@ -331,6 +397,7 @@ def main():
     two, t_two = make("two-gpus")
     hang, t_hang = make("hang")
     e57, t_e57 = make("era-57")
+    procs, t_procs = make("shape-procs10k", "--events", "60000")
 
     test_text(tool, steady, work)
     test_csv(tool, steady, t_steady)
@@ -346,6 +413,7 @@ def main():
     test_compare(tool, steady, two)
     test_gates(tool, steady, t_steady, two)
     test_gates(tool, hang, t_hang, two)
+    test_owners(tool, procs, t_procs)
 
     return finish("problem(s)")
 
