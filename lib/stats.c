@@ -30,8 +30,12 @@
  * processes with a few hundred jobs each never reach REORDER_MAX alone, so
  * without it their queues grew with the trace (procs10k, 5 M -> 50 M events:
  * 77 -> 271 MB peak RSS, 17.7 MB of the 5 M peak heap in rq_push, massif).
+ * 2^16, not 2^18: each of 10^4 processes queues ~6 entries between two
+ * sweeps of all, not ~26 (their arrays 32-64 entries, 11.4 MB of the 50 M
+ * peak heap, where 5 M, never swept, had 6.2 MB); a sweep of all visits
+ * every group once per 2^16 entries.
  */
-#define QUEUED_MAX	(1u << 18)
+#define QUEUED_MAX	(1u << 16)
 #define RQ_SHIFT	64	/* an entry moves back at most this far in rq.v */
 /*
  * First allocation of a reorder queue: small, because most groups are
