@@ -201,13 +201,21 @@ enum gpulat__cap_kind {
 size_t gpulat__cap(enum gpulat__cap_kind k);
 
 #define GPULAT_QSUB		128	/* == 1 / GPULAT_REL_ERROR */
+#define GPULAT_CSUB		16	/* == 1 / GPULAT_COARSE_ERROR */
 
 /* what struct gpulat__qacc's one array holds */
 enum gpulat__qmode {
 	GPULAT_QM_V32 = 0,	/* exact values, all fitting in 32 bits (4.29 s) */
 	GPULAT_QM_V64,		/* exact values once one does not */
 	GPULAT_QM_HIST,		/* the log-linear histogram */
+	GPULAT_QM_COARSE,	/* the coarse one (stats.c: small groups past the budget) */
 };
+
+/* either histogram: no exact values (nv == cap == 0) */
+static inline bool gpulat__qmode_hist(unsigned int mode)
+{
+	return mode >= GPULAT_QM_HIST;
+}
 
 /*
  * 96 bytes (was 128 with three pointers and size_t counts): five in every
@@ -224,10 +232,14 @@ struct gpulat__qacc {
 		uint32_t *v32;		/* GPULAT_QM_V32 */
 		uint64_t *v;		/* GPULAT_QM_V64 */
 		uint64_t **hb;		/* GPULAT_QM_HIST: QSUB buckets per block */
+		uint16_t *c16;		/* GPULAT_QM_COARSE: quantile.c */
+		uint32_t *c32;		/* ... once wide */
 	};
 	int		max_cpu;
-	uint32_t	nv, cap;	/* exact values (0 in histogram mode) */
+	/* exact values; 0 in the fine histogram; the coarse one's entries */
+	uint32_t	nv, cap;
 	uint8_t		mode;		/* enum gpulat__qmode */
+	uint8_t		wide;		/* coarse: 32-bit entries (c32) */
 };
 
 void gpulat__qacc_init(struct gpulat__qacc *q);
@@ -236,6 +248,10 @@ int gpulat__qacc_add_slow(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int c
 int gpulat__qacc_add_hist(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu, uint64_t seq);
 /* exact values into the histogram now (stats.c: the set's budget is spent) */
 int gpulat__qacc_to_hist(struct gpulat__qacc *q);
+/* ... or into the coarse histogram (GPULAT_COARSE_ERROR), for good */
+int gpulat__qacc_to_coarse(struct gpulat__qacc *q);
+/* the bytes @q's array (or histogram) takes, not counting @q itself (tests) */
+size_t gpulat__qacc_bytes(const struct gpulat__qacc *q);
 
 /* n, sum, min and max (and where the max happened) of one more value */
 static inline void gpulat__qacc_account(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int cpu,
@@ -268,7 +284,7 @@ static inline int gpulat__qacc_add(struct gpulat__qacc *q, uint64_t v, uint64_t 
 		return 0;
 	}
 	/* past GPULAT_EXACT_MAX values: every value of a busy ring or device */
-	if (q->mode == GPULAT_QM_HIST)
+	if (gpulat__qmode_hist(q->mode))
 		return gpulat__qacc_add_hist(q, v, ts, cpu, seq);
 	return gpulat__qacc_add_slow(q, v, ts, cpu, seq);
 }
@@ -373,6 +389,14 @@ void gpulat__stats_move_submitters(struct gpulat_stats *to, struct gpulat_stats 
  */
 void gpulat__stats_exact_slots(const struct gpulat_stats *s, size_t *counted, size_t *held,
 			       size_t *big);
+/*
+ * tests: the bytes @s's groups keep their metrics' values in (rows, the
+ * accumulators, their arrays and histograms), and what @g's accumulator of
+ * @m holds (enum gpulat__qmode; GPULAT_QM_V64 while the group has rows) in
+ * how many bytes (gpulat__qacc_bytes(), 0 for rows)
+ */
+size_t gpulat__stats_value_bytes(const struct gpulat_stats *s);
+int gpulat__group_qmode(const struct gpulat_group *g, enum gpulat_metric m, size_t *bytes);
 /*
  * tests: sweep every group once more than @max reorder-queue entries are
  * queued in all (0: the default, QUEUED_MAX); the most that were queued at

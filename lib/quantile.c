@@ -14,6 +14,16 @@
  * clamped to [min, max]. min, max, mean and n stay exact; stddev is computed
  * with Welford's method (double) in histogram mode.
  *
+ * The coarse histogram (stats.c: a small group past its set's budget) is the
+ * same with GPULAT_CSUB (16) buckets per power of two, so within
+ * GPULAT_COARSE_ERROR (1/16) by the same argument, and stored sparse: one
+ * entry per bucket holding a value, sorted by bucket (nv entries, room for
+ * cap). An entry is 16 bits (bucket << CN_BITS | count) until a bucket holds
+ * CN_MAX values, then all are 32 bits (bucket << CW_BITS | count): so at
+ * most 4 bytes a bucket, 2 while the counts are small. A metric of a group
+ * on shape-procs10k at 50 M events fills ~40 buckets (185 values), ~90 bytes
+ * where its exact values took 4 bytes each for as long as the trace ran.
+ *
  * Also the log2 histograms (struct gpulat_hist) of the reports, from the
  * accumulator when asked (gpulat__qacc_hist()): bucket i counts
  * 2^(i-1) <= v < 2^i, bucket 0 counts v == 0; the last bucket also takes
@@ -28,6 +38,16 @@
 
 #define QSHIFT	7			/* log2(GPULAT_QSUB) */
 #define NEXP	(64 - QSHIFT - 1)	/* exponents QSHIFT+1 .. 63 */
+
+#define CSHIFT	4			/* log2(GPULAT_CSUB) */
+#define CN_BITS	6			/* a narrow coarse entry: bucket << CN_BITS | count */
+#define CN_MAX	((1u << CN_BITS) - 1)
+#define CW_BITS	22			/* a wide one: bucket << CW_BITS | count */
+#define CW_MAX	((1u << CW_BITS) - 1)
+
+/* every coarse bucket fits either entry's upper bits */
+_Static_assert(2 * GPULAT_CSUB + (64 - CSHIFT - 1) * GPULAT_CSUB <= (1u << (16 - CN_BITS)),
+	       "coarse buckets overflow an entry");
 
 size_t gpulat__qbuckets(void)
 {
@@ -55,6 +75,30 @@ uint64_t gpulat__qbucket_low(size_t b)
 	e = b / GPULAT_QSUB + QSHIFT + 1;
 	sub = b % GPULAT_QSUB;
 	return (1ULL << e) + ((uint64_t)sub << (e - QSHIFT));
+}
+
+/* the coarse bucket of @v: as gpulat__qbucket() with GPULAT_CSUB per power of two */
+static uint32_t cbucket(uint64_t v)
+{
+	unsigned int e;
+
+	if (v < 2 * GPULAT_CSUB)
+		return (uint32_t)v;
+	e = 63 - __builtin_clzll(v);			/* >= CSHIFT + 1 */
+	return 2 * GPULAT_CSUB + (e - CSHIFT - 1) * GPULAT_CSUB +
+	       (uint32_t)((v >> (e - CSHIFT)) & (GPULAT_CSUB - 1));
+}
+
+static uint64_t cbucket_low(uint32_t b)
+{
+	unsigned int e, sub;
+
+	if (b < 2 * GPULAT_CSUB)
+		return b;
+	b -= 2 * GPULAT_CSUB;
+	e = b / GPULAT_CSUB + CSHIFT + 1;
+	sub = b % GPULAT_CSUB;
+	return (1ULL << e) + ((uint64_t)sub << (e - CSHIFT));
 }
 
 /* ceil(p * n) computed exactly with p in parts per million */
@@ -105,6 +149,104 @@ static inline int hist_add(struct gpulat__qacc *q, uint64_t v)
 	return 0;
 }
 
+static inline uint32_t ce_bucket(const struct gpulat__qacc *q, uint32_t i)
+{
+	return q->wide ? q->c32[i] >> CW_BITS : (uint32_t)q->c16[i] >> CN_BITS;
+}
+
+static inline uint32_t ce_count(const struct gpulat__qacc *q, uint32_t i)
+{
+	return q->wide ? q->c32[i] & CW_MAX : q->c16[i] & CN_MAX;
+}
+
+/*
+ * Room for @n coarse entries of @esz bytes or a few more: malloc's chunks
+ * hold 16 k + 8 bytes, so the array grows 16 bytes at a time (a bucket not
+ * seen yet is rare once a group's values have spread) and wastes none
+ */
+static uint32_t ce_room(uint32_t n, size_t esz)
+{
+	size_t bytes = n * esz, k = bytes > 24 ? (bytes - 8 + 15) / 16 : 1;
+
+	return (uint32_t)((16 * k + 8) / esz);
+}
+
+/* a bucket holds CN_MAX values: every entry to 32 bits, the counts kept */
+static int ce_widen(struct gpulat__qacc *q)
+{
+	uint32_t cap = ce_room(q->nv + 1, sizeof(*q->c32)), i;
+	uint32_t *w = malloc(cap * sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	for (i = 0; i < q->nv; i++)
+		w[i] = ce_bucket(q, i) << CW_BITS | ce_count(q, i);
+	free(q->c16);
+	q->c32 = w;
+	q->cap = cap;
+	q->wide = 1;
+	return 0;
+}
+
+/*
+ * One value into the coarse histogram: a binary search for its bucket's
+ * entry; a bucket not seen yet gets one in its place. In 32-bit entries, a
+ * count that would pass CW_MAX (4 M values in one bucket) starts a second
+ * entry of the same bucket right after it: the entries stay in bucket order.
+ */
+static int coarse_add(struct gpulat__qacc *q, uint64_t v)
+{
+	uint32_t b = cbucket(v), lo = 0, hi = q->nv;
+	size_t esz;
+
+	/* lo: the first entry of a later bucket */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ce_bucket(q, mid) <= b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && ce_bucket(q, lo - 1) == b) {
+		if (!q->wide && ce_count(q, lo - 1) < CN_MAX) {
+			q->c16[lo - 1]++;
+			return 0;
+		}
+		if (q->wide && ce_count(q, lo - 1) < CW_MAX) {
+			q->c32[lo - 1]++;
+			return 0;
+		}
+		if (!q->wide)
+			return ce_widen(q) ? -ENOMEM : coarse_add(q, v);
+	}
+	esz = q->wide ? sizeof(*q->c32) : sizeof(*q->c16);
+	if (q->nv == q->cap) {
+		uint32_t cap = ce_room(q->nv + 1, esz);
+		void *nc = realloc(q->c16, cap * esz);
+
+		if (!nc)
+			return -ENOMEM;
+		q->c16 = nc;
+		q->cap = cap;
+	}
+	if (q->wide) {
+		memmove(q->c32 + lo + 1, q->c32 + lo, (q->nv - lo) * esz);
+		q->c32[lo] = b << CW_BITS | 1;
+	} else {
+		memmove(q->c16 + lo + 1, q->c16 + lo, (q->nv - lo) * esz);
+		q->c16[lo] = (uint16_t)(b << CN_BITS | 1);
+	}
+	q->nv++;
+	return 0;
+}
+
+/* a value into whichever histogram @q is */
+static inline int any_hist_add(struct gpulat__qacc *q, uint64_t v)
+{
+	return q->mode == GPULAT_QM_COARSE ? coarse_add(q, v) : hist_add(q, v);
+}
+
 void gpulat__qacc_fini(struct gpulat__qacc *q)
 {
 	size_t k;
@@ -149,20 +291,24 @@ static void welford(struct gpulat__qacc *q, uint64_t v)
 }
 
 /*
- * The exact values into the histogram: past GPULAT_EXACT_MAX, or when the
- * stats set's budget of exact values is spent (stats.c). A no-op in histogram
- * mode. On -ENOMEM before the move @q is unchanged.
+ * The exact values into a histogram (@mode): past GPULAT_EXACT_MAX, or when
+ * the stats set's budget of exact values is spent (stats.c). A no-op in
+ * either histogram mode. On -ENOMEM before the move @q is unchanged.
  */
-int gpulat__qacc_to_hist(struct gpulat__qacc *q)
+static int to_histogram(struct gpulat__qacc *q, enum gpulat__qmode mode)
 {
 	struct gpulat__qacc ex = *q;	/* the exact values (the union changes) */
-	uint64_t n = q->n, **hb;
+	uint64_t n = q->n, **hb = NULL;
+	uint16_t *ce = NULL;
 	size_t i;
 
-	if (q->mode == GPULAT_QM_HIST)
+	if (gpulat__qmode_hist(q->mode))
 		return 0;
-	hb = calloc(nblocks(), sizeof(*hb));
-	if (!hb)
+	if (mode == GPULAT_QM_HIST)
+		hb = calloc(nblocks(), sizeof(*hb));
+	else
+		ce = malloc(ce_room(1, sizeof(*ce)) * sizeof(*ce));
+	if (!hb && !ce)
 		return -ENOMEM;
 	/*
 	 * Exact mode needs no running stddev: replay Welford over the values in
@@ -175,16 +321,52 @@ int gpulat__qacc_to_hist(struct gpulat__qacc *q)
 		welford(q, val(&ex, i));
 	}
 	q->n = n;
-	q->hb = hb;
-	q->mode = GPULAT_QM_HIST;
 	q->nv = q->cap = 0;
+	if (hb) {
+		q->hb = hb;
+	} else {
+		q->c16 = ce;
+		q->cap = ce_room(1, sizeof(*ce));
+		q->wide = 0;
+	}
+	q->mode = mode;
 	for (i = 0; i < ex.nv; i++)
-		if (hist_add(q, val(&ex, i))) {
+		if (any_hist_add(q, val(&ex, i))) {
 			free(ex.v);
 			return -ENOMEM;
 		}
 	free(ex.v);
 	return 0;
+}
+
+int gpulat__qacc_to_hist(struct gpulat__qacc *q)
+{
+	return to_histogram(q, GPULAT_QM_HIST);
+}
+
+int gpulat__qacc_to_coarse(struct gpulat__qacc *q)
+{
+	return to_histogram(q, GPULAT_QM_COARSE);
+}
+
+size_t gpulat__qacc_bytes(const struct gpulat__qacc *q)
+{
+	size_t n, k;
+
+	switch (q->mode) {
+	case GPULAT_QM_V32:
+		return q->cap * sizeof(*q->v32);
+	case GPULAT_QM_V64:
+		return q->cap * sizeof(*q->v);
+	case GPULAT_QM_COARSE:
+		return q->cap * (q->wide ? sizeof(*q->c32) : sizeof(*q->c16));
+	default:
+		n = nblocks() * sizeof(*q->hb);
+		for (k = 0; k < nblocks(); k++)
+			if (q->hb[k])
+				n += GPULAT_QSUB * sizeof(**q->hb);
+		return n;
+	}
 }
 
 /*
@@ -198,7 +380,7 @@ int gpulat__qacc_add_hist(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int c
 {
 	if (v == GPULAT_NONE)
 		return 0;
-	if (hist_add(q, v))
+	if (any_hist_add(q, v))
 		return -ENOMEM;
 	gpulat__qacc_account(q, v, ts, cpu, seq);
 	welford(q, v);
@@ -210,7 +392,7 @@ int gpulat__qacc_add_slow(struct gpulat__qacc *q, uint64_t v, uint64_t ts, int c
 {
 	if (v == GPULAT_NONE)
 		return 0;
-	if (q->mode == GPULAT_QM_HIST)
+	if (gpulat__qmode_hist(q->mode))
 		return gpulat__qacc_add_hist(q, v, ts, cpu, seq);
 	if (q->nv == q->cap) {
 		/* small first: 10^4 processes have a few jobs each */
@@ -364,6 +546,26 @@ static uint64_t hist_rank(const struct gpulat__qacc *q, double p)
 	return v;
 }
 
+/* the same from the coarse histogram: its bucket's lower bound, clamped */
+static uint64_t coarse_rank(const struct gpulat__qacc *q, double p)
+{
+	uint64_t k = rank_of(q->n, p), seen = 0, v = q->max;
+	uint32_t i;
+
+	for (i = 0; i < q->nv; i++) {
+		seen += ce_count(q, i);
+		if (seen >= k) {
+			v = cbucket_low(ce_bucket(q, i));
+			break;
+		}
+	}
+	if (v < q->min)
+		v = q->min;
+	if (v > q->max)
+		v = q->max;
+	return v;
+}
+
 /* a sorted copy of this many exact values on the stack (10^4 small groups) */
 #define SUMMARY_BUF	64
 
@@ -379,7 +581,7 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 	s->max_ts = q->max_ts;
 	s->max_cpu = q->max_cpu;
 	s->max_job_seq = q->max_seq;
-	s->exact = q->mode != GPULAT_QM_HIST;
+	s->exact = !gpulat__qmode_hist(q->mode);
 	if (!q->n) {
 		s->min = s->max = s->mean = GPULAT_NONE;
 		s->p50 = s->p90 = s->p99 = s->p999 = GPULAT_NONE;
@@ -389,9 +591,10 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 	s->min = q->min;
 	s->max = q->max;
 	s->mean = (uint64_t)(q->sum / q->n);
-	if (q->mode == GPULAT_QM_HIST) {
+	if (gpulat__qmode_hist(q->mode)) {
 		for (i = 0; i < 4; i++)
-			r[i] = hist_rank(q, ps[i]);
+			r[i] = q->mode == GPULAT_QM_COARSE ? coarse_rank(q, ps[i]) :
+							     hist_rank(q, ps[i]);
 		s->stddev = sqrt(q->wm2 / (double)q->n);
 	} else {
 		/*
@@ -455,9 +658,16 @@ void gpulat__qacc_hist(const struct gpulat__qacc *q, struct gpulat_hist *h)
 	size_t i, b, nb = gpulat__qbuckets();
 
 	memset(h, 0, sizeof(*h));
-	if (q->mode != GPULAT_QM_HIST) {
+	if (!gpulat__qmode_hist(q->mode)) {
 		for (i = 0; i < q->nv; i++)
 			h->bucket[gpulat__hist_bucket(val(q, i))]++;
+		return;
+	}
+	/* a coarse bucket, too, lies within one power of two */
+	if (q->mode == GPULAT_QM_COARSE) {
+		for (i = 0; i < q->nv; i++)
+			h->bucket[gpulat__hist_bucket(cbucket_low(ce_bucket(q, i)))] +=
+				ce_count(q, i);
 		return;
 	}
 	for (b = 0; b < nb; b += GPULAT_QSUB) {

@@ -746,7 +746,8 @@ static const struct gpulat_field fields[] = {
 	{ "p99", NULL, "p99", GPULAT_UNIT_NS, R(SUMMARY), GATE, s_p99, "99th percentile" },
 	{ "p999", NULL, "p999", GPULAT_UNIT_NS, R(SUMMARY), GATE, s_p999, "99.9th percentile" },
 	{ "exact", NULL, "exact", GPULAT_UNIT_BOOL, R(SUMMARY), 0, s_exact,
-	  "false: quantiles from the histogram, within 0.8 % (text marks them ~)" },
+	  "false: quantiles from a histogram, within 0.8 %, or 6.25 % from the coarse one "
+	  "past the memory budget (text marks them ~)" },
 	{ "max_ts", NULL, "max at", GPULAT_UNIT_TS, R(SUMMARY), 0, s_max_ts,
 	  "done (or last seen) timestamp of the job with the largest value" },
 	{ "max_cpu", NULL, "cpu", GPULAT_UNIT_CPU, R(SUMMARY), 0, s_max_cpu, "its CPU" },

@@ -141,19 +141,26 @@ const struct gpulat_session *gpulat_report_session(const struct gpulat_report *r
 }
 
 /*
- * An approximate quantile is one the log-linear histogram gave (the group
- * held more than GPULAT_EXACT_MAX values of the metric): the CLI's text
- * report and the plugin's summary both print it behind this mark.
+ * An approximate quantile is one a histogram gave (the group held more than
+ * GPULAT_EXACT_MAX values of the metric, or its set's budget of exact values
+ * was spent): the CLI's text report and the plugin's summary both print it
+ * behind this mark, and the JSON report has "exact": false.
  */
 const char *gpulat_quantile_mark(const struct gpulat_summary *s)
 {
 	return s->n && !s->exact ? "~" : "";
 }
 
+/*
+ * Both bounds: the mark does not say which histogram a quantile came from,
+ * and the coarse one (past the budget, under GPULAT_FINE_FROM values) only
+ * comes with many groups, where the 1/128 alone would be a false promise.
+ */
 char *gpulat_quantile_legend(char *buf, size_t len)
 {
-	snprintf(buf, len, "~ quantile from the histogram, within %.1f%% of the exact value",
-		 100.0 * GPULAT_REL_ERROR);
+	snprintf(buf, len, "~ quantile from the histogram, within %.1f%% of the exact value "
+		 "(%.1f%% past the memory budget)",
+		 100.0 * GPULAT_REL_ERROR, 100.0 * GPULAT_COARSE_ERROR);
 	return buf;
 }
 

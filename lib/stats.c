@@ -30,8 +30,12 @@
  * processes with a few hundred jobs each never reach REORDER_MAX alone, so
  * without it their queues grew with the trace (procs10k, 5 M -> 50 M events:
  * 77 -> 271 MB peak RSS, 17.7 MB of the 5 M peak heap in rq_push, massif).
+ * 2^16, not 2^18: each of 10^4 processes queues ~6 entries between two
+ * sweeps of all, not ~26 (their arrays 32-64 entries, 11.4 MB of the 50 M
+ * peak heap, where 5 M, never swept, had 6.2 MB); a sweep of all visits
+ * every group once per 2^16 entries.
  */
-#define QUEUED_MAX	(1u << 18)
+#define QUEUED_MAX	(1u << 16)
 #define RQ_SHIFT	64	/* an entry moves back at most this far in rq.v */
 /*
  * First allocation of a reorder queue: small, because most groups are
@@ -252,6 +256,7 @@ struct gpulat_stats {
 	uint64_t		groups_dropped[GPULAT_G__COUNT];	/* keys sent there */
 	/* exact-value slots of all groups' accumulators, against GPULAT_EXACT_BUDGET */
 	size_t			exact_slots;
+	bool			exact_spent;	/* once, for good (qacc_add_full()) */
 	/* all groups' queued rq entries (grp.nq) and when to sweep them all */
 	size_t			queued, queued_max, queued_peak;
 	size_t			queued_floor;	/* QUEUED_MAX, or a test's */
@@ -661,11 +666,37 @@ void gpulat__stats_exact_slots(const struct gpulat_stats *s, size_t *counted, si
 			const struct grp *g = s->list[k].v[i];
 
 			for (m = 0; g->q && m < GPULAT_M__COUNT; m++) {
-				*held += g->q[m].cap;
-				if (g->q[m].cap > GPULAT_EXACT_KEEP)
-					*big += g->q[m].cap;
+				uint32_t cap = gpulat__qmode_hist(g->q[m].mode) ? 0 : g->q[m].cap;
+
+				*held += cap;
+				if (cap > GPULAT_EXACT_KEEP)
+					*big += cap;
 			}
 		}
+}
+
+size_t gpulat__stats_value_bytes(const struct gpulat_stats *s)
+{
+	size_t i, n = 0;
+	int k, m;
+
+	for (k = 0; k < GPULAT_G__COUNT; k++)
+		for (i = 0; i < s->list[k].n; i++) {
+			const struct grp *g = s->list[k].v[i];
+
+			n += g->caprows * sizeof(*g->rows);
+			for (m = 0; g->q && m < GPULAT_M__COUNT; m++)
+				n += sizeof(g->q[m]) + gpulat__qacc_bytes(&g->q[m]);
+		}
+	return n;
+}
+
+int gpulat__group_qmode(const struct gpulat_group *g, enum gpulat_metric m, size_t *bytes)
+{
+	const struct grp *gg = gpulat_container_of(g, struct grp, g);
+
+	*bytes = gg->q ? gpulat__qacc_bytes(&gg->q[m]) : 0;
+	return gg->q ? gg->q[m].mode : GPULAT_QM_V64;
 }
 
 /*
@@ -1111,16 +1142,34 @@ static struct grp *new_group(enum gpulat_group_kind k)
 	return g;
 }
 
+/* @q's exact-value slots: its cap, which in coarse mode counts entries */
+static inline uint32_t qacc_exact_cap(const struct gpulat__qacc *q)
+{
+	return gpulat__qmode_hist(q->mode) ? 0 : q->cap;
+}
+
 /*
  * One value into @q, whose exact array is full: the set's budget of exact
  * values (GPULAT_EXACT_BUDGET slots, counted as the arrays are allocated:
  * 4, 8, ... GPULAT_EXACT_MAX, each doubling) decides. Under GPULAT_EXACT_KEEP
- * values the array always grows: small groups stay exact whatever the
- * others hold. From GPULAT_EXACT_KEEP on it grows only if the set stays
- * within the budget, else the metric goes to the histogram now (quantiles
- * within GPULAT_REL_ERROR, marked approximate) rather than at
- * GPULAT_EXACT_MAX. So the arrays past GPULAT_EXACT_KEEP, all together,
- * never hold more than the budget.
+ * values (a group's rows) the array always grows. From there it grows only
+ * if the set stays within the budget, else the metric goes to a histogram
+ * now rather than at GPULAT_EXACT_MAX (quantiles marked approximate): with
+ * GPULAT_FINE_FROM values or more to the fine one (GPULAT_REL_ERROR, about
+ * the memory of the array it replaces), with fewer to the coarse one
+ * (GPULAT_COARSE_ERROR, 2-4 bytes a bucket filled). So the exact arrays past
+ * GPULAT_EXACT_KEEP, all together, never hold more than the budget, and a
+ * set of 10^4 small groups keeps memory that stops growing with the trace
+ * (shape-procs10k: their exact values grew ~70 MB from 5 M to 50 M events).
+ * A metric stays coarse for good: its old values are binned at 1/16.
+ *
+ * The budget is spent for good, too: the slots a conversion gives back
+ * would let the arrays still exact grow, one after the other, up to
+ * GPULAT_FINE_FROM and then into a fine histogram of ~1 KiB a power of two
+ * each (tests/lib/test_coarse: +30 % of the values' memory from 300 to 1200
+ * jobs a process). So past it, the fine histogram takes only arrays that
+ * held GPULAT_FINE_FROM values when it was spent: at most
+ * GPULAT_EXACT_BUDGET / GPULAT_FINE_FROM of them.
  */
 static int qacc_add_full(struct gpulat_stats *s, struct gpulat__qacc *q, uint64_t v, uint64_t at,
 			 int cpu, uint64_t seq)
@@ -1129,15 +1178,19 @@ static int qacc_add_full(struct gpulat_stats *s, struct gpulat__qacc *q, uint64_
 	int ret;
 
 	if (q->nv >= GPULAT_EXACT_KEEP && q->nv < GPULAT_EXACT_MAX &&
-	    s->exact_slots + q->cap > GPULAT_EXACT_BUDGET) {
-		ret = gpulat__qacc_to_hist(q);
+	    (s->exact_spent || s->exact_slots + q->cap > GPULAT_EXACT_BUDGET)) {
+		s->exact_spent = true;
+		if (q->nv >= GPULAT_FINE_FROM)
+			ret = gpulat__qacc_to_hist(q);
+		else
+			ret = gpulat__qacc_to_coarse(q);
 		if (!ret)
 			ret = gpulat__qacc_add_hist(q, v, at, cpu, seq);
 	} else {
 		ret = gpulat__qacc_add_slow(q, v, at, cpu, seq);
 	}
-	/* grown, moved to the histogram (cap 0) or, on -ENOMEM, either or neither */
-	s->exact_slots = s->exact_slots - cap + q->cap;
+	/* grown, moved to a histogram (no slots) or, on -ENOMEM, either or neither */
+	s->exact_slots = s->exact_slots - cap + qacc_exact_cap(q);
 	return ret;
 }
 
@@ -1154,7 +1207,7 @@ static inline int qacc_add_all(struct gpulat_stats *s, struct gpulat__qacc *q,
 	for (m = 0; m < GPULAT_M__COUNT; m++) {
 		if (val[m] == GPULAT_NONE)
 			continue;
-		if (q[m].nv < q[m].cap || q[m].mode == GPULAT_QM_HIST)
+		if (q[m].nv < q[m].cap || gpulat__qmode_hist(q[m].mode))
 			ret |= gpulat__qacc_add(&q[m], val[m], at, cpu, seq);
 		else
 			ret |= qacc_add_full(s, &q[m], val[m], at, cpu, seq);
@@ -1169,7 +1222,7 @@ static size_t qacc_slots(const struct gpulat__qacc *q)
 	int m;
 
 	for (m = 0; m < GPULAT_M__COUNT; m++)
-		n += q[m].cap;
+		n += qacc_exact_cap(&q[m]);
 	return n;
 }
 

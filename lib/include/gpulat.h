@@ -533,9 +533,16 @@ uint64_t gpulat_job_metric(const struct gpulat_job *job, enum gpulat_metric m);
  * holds at most GPULAT_EXACT_MAX values of a metric and the stats set's budget of
  * GPULAT_EXACT_BUDGET exact values lasts; above that the values go into a
  * log-linear histogram and each quantile is within GPULAT_REL_ERROR of the
- * exact one (relative). @exact says which. Past the budget, a metric with
- * GPULAT_EXACT_KEEP values or more that needs room for more goes to the
- * histogram; one with fewer always stays exact (small groups).
+ * exact one (relative). @exact says which. Past the budget, a metric that
+ * needs room for more goes to a histogram: with GPULAT_FINE_FROM values or
+ * more to that one, with fewer to a coarse one of GPULAT_COARSE_ERROR (16
+ * buckets per power of two, 2-4 bytes per bucket used), for the rest of the
+ * trace; one with fewer than GPULAT_EXACT_KEEP values always stays exact. So
+ * the values of many small groups (10^4 processes) take memory bounded by
+ * the buckets their values fill, not by the length of the trace. @exact is
+ * false for either histogram: an approximate quantile is within
+ * GPULAT_COARSE_ERROR of the exact one, within GPULAT_REL_ERROR where the
+ * budget was not spent or the metric had GPULAT_FINE_FROM values by then.
  */
 /*
  * 8192 u64 = 64 KiB, about the 58 KiB of the histogram a group switches to
@@ -550,7 +557,15 @@ uint64_t gpulat_job_metric(const struct gpulat_job *job, enum gpulat_metric m);
  * values, not the jobs in flight, made memory grow with the trace.
  */
 #define GPULAT_EXACT_BUDGET	(1u << 19)
-#define GPULAT_EXACT_KEEP	4096
+/* the first 16 values are a group's rows (stats.c): exact whatever the budget */
+#define GPULAT_EXACT_KEEP	16
+/*
+ * 1024 exact values (4-8 KiB) cost about what the fine histogram does
+ * (1 KiB a power of two seen): from there a metric past the budget keeps
+ * 1/128, below it the coarse histogram bounds 10^4 small groups
+ */
+#define GPULAT_FINE_FROM	1024
+#define GPULAT_COARSE_ERROR	(1.0 / 16)
 
 struct gpulat_summary {
 	uint64_t	n;

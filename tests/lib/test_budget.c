@@ -8,16 +8,18 @@
  *     jobs, shuffled with 100 small processes (30 jobs) and 50 tiny ones
  *     (10 jobs, rows only): 120 metrics pass GPULAT_EXACT_KEEP values, which
  *     the budget cannot all keep exact;
- *  2. then 26 "mid" units of 3000 jobs: 390 metrics under GPULAT_EXACT_KEEP
- *     whose arrays alone take more than the budget, and which stay exact.
+ *  2. then 26 "mid" units of 3000 jobs: 390 metrics that start after the
+ *     budget is spent and go to the coarse histogram past GPULAT_EXACT_KEEP.
  *
  * After every job: the set's count of exact slots is what its groups hold
  * and the arrays past GPULAT_EXACT_KEEP hold at most the budget. At the end:
  * metrics under GPULAT_EXACT_KEEP values are exact and equal to the nearest
  * ranks; every metric flagged approximate has at least GPULAT_EXACT_KEEP
- * values and percentiles within GPULAT_REL_ERROR below the exact ones; some
- * metrics between GPULAT_EXACT_KEEP and GPULAT_EXACT_MAX values stayed exact
- * (the budget lasted for them) and some went to the histogram (it did not).
+ * values and percentiles below the exact ones, within GPULAT_REL_ERROR from
+ * the fine histogram and within GPULAT_COARSE_ERROR from the coarse one
+ * (gpulat__group_qmode() says which); some metrics between GPULAT_FINE_FROM
+ * and GPULAT_EXACT_MAX values stayed exact (the budget lasted for them),
+ * some went to the fine histogram (it did not), and the mid ones coarse.
  */
 #include <inttypes.h>
 #include <setjmp.h>
@@ -136,11 +138,25 @@ static bool in_group(const struct gpulat_group *g, const struct tjob *t)
 	}
 }
 
+/* a group of a mid unit (device, ring or process) */
+static bool mid_group(const struct gpulat_group *g)
+{
+	int u;
+
+	for (u = NBIG; u < NUNITS; u++) {
+		struct tjob t = { .unit = u, .pid = 1000 + u };
+
+		if (in_group(g, &t))
+			return true;
+	}
+	return false;
+}
+
 static void test_budget(void **state)
 {
 	static const uint64_t ppm[4] = { 500000, 900000, 990000, 999000 };
 	size_t n = 0, i, gi, counted, held, big, nbig, kept_big = 0, conv = 0, nsmall = 0;
-	size_t nmetrics = 0;
+	size_t nmetrics = 0, ncoarse = 0;
 	struct tjob *jobs = calloc(NJOBS, sizeof(*jobs));
 	uint64_t *v = calloc(NJOBS, sizeof(*v));
 	struct gpulat_stats *s = gpulat_stats_new(NULL);
@@ -193,8 +209,6 @@ static void test_budget(void **state)
 			fail_msg("job %zu: %zu exact slots in arrays past %d values, budget %u",
 				 i, big, GPULAT_EXACT_KEEP, GPULAT_EXACT_BUDGET);
 	}
-	/* the mid units' arrays alone are more than the budget: it was spent */
-	assert_true(counted > GPULAT_EXACT_BUDGET);
 	assert_int_equal(gpulat_stats_finish(s), 0);
 	gpulat__stats_exact_slots(s, &counted, &held, &big);
 	assert_int_equal(counted, held);
@@ -206,6 +220,10 @@ static void test_budget(void **state)
 			for (m = 0; m < GPULAT_M__COUNT; m++) {
 				const struct gpulat_summary *sm = &g->m[m];
 				uint64_t got[4] = { sm->p50, sm->p90, sm->p99, sm->p999 };
+				size_t qbytes;
+				int mode = gpulat__group_qmode(g, m, &qbytes);
+				double err = mode == GPULAT_QM_COARSE ? GPULAT_COARSE_ERROR :
+									GPULAT_REL_ERROR;
 				size_t nv = 0;
 
 				for (i = 0; i < n; i++)
@@ -222,12 +240,19 @@ static void test_budget(void **state)
 				if (nv < GPULAT_EXACT_KEEP && !sm->exact)
 					fail_msg("kind %d group %zu metric %d: %zu values, not exact",
 						 k, gi, m, nv);
+				/* the summary says approximate where a histogram holds them */
+				assert_int_equal(sm->exact, !gpulat__qmode_hist(mode));
 				if (nv > GPULAT_EXACT_MAX)
 					assert_false(sm->exact);
-				else if (nv >= GPULAT_EXACT_KEEP && sm->exact)
+				else if (nv >= GPULAT_FINE_FROM && sm->exact)
 					kept_big++;
-				else if (nv >= GPULAT_EXACT_KEEP)
+				else if (mode == GPULAT_QM_HIST)
 					conv++;
+				if (mode == GPULAT_QM_COARSE)
+					ncoarse++;
+				/* the mid units start past the budget: coarse past their rows */
+				if (mid_group(g))
+					assert_int_equal(mode, GPULAT_QM_COARSE);
 				for (p = 0; p < 4; p++) {
 					uint64_t want = rank(v, nv, ppm[p]);
 
@@ -235,21 +260,22 @@ static void test_budget(void **state)
 						assert_int_equal(got[p], want);
 						continue;
 					}
-					/* (b) the bucket's lower bound: at most 1/128 below */
-					if (got[p] > want ||
-					    (double)(want - got[p]) > GPULAT_REL_ERROR * (double)want)
+					/* (b) the bucket's lower bound: at most 1/128 (1/16) below */
+					if (got[p] > want || (double)(want - got[p]) > err * (double)want)
 						fail_msg("kind %d group %zu metric %d p%d: %" PRIu64
-							 " for %" PRIu64, k, gi, m, p, got[p], want);
+							 " for %" PRIu64 " (mode %d)", k, gi, m, p,
+							 got[p], want, mode);
 				}
 			}
 		}
 	/* the budget both kept and converted metrics between KEEP and MAX values */
-	print_message("%zu metrics (%zu under %d values), %zu past it exact, %zu converted; "
-		      "%zu exact slots at the end\n", nmetrics, nsmall, GPULAT_EXACT_KEEP,
-		      kept_big, conv, counted);
+	print_message("%zu metrics (%zu under %d values), %zu past %d exact, %zu converted, "
+		      "%zu coarse; %zu exact slots at the end\n", nmetrics, nsmall,
+		      GPULAT_EXACT_KEEP, kept_big, GPULAT_FINE_FROM, conv, ncoarse, counted);
 	assert_true(kept_big > 0);
 	assert_true(conv > 0);
-	assert_true(nsmall >= NMID * 3 * GPULAT_M__COUNT);
+	assert_true(ncoarse >= NMID * 3 * GPULAT_M__COUNT);
+	assert_true(nsmall >= NTINY * GPULAT_M__COUNT);
 	gpulat_stats_free(s);
 	free(jobs);
 	free(v);

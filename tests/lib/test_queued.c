@@ -3,8 +3,9 @@
  * The reorder queues of all groups together stay bounded (lib/stats.c,
  * QUEUED_MAX): NPROC processes on NRING rings, each with a few dozen jobs
  * over 3 s, so that no process group alone reaches REORDER_MAX. Fed in done
- * order to two stats sets: one with the default bound (more than the test
- * ever queues: the queues grow with the jobs), one bounded to QMAX entries.
+ * order to two stats sets: one bounded to UNBOUNDED entries (more than the
+ * test ever queues, and than QUEUED_MAX: the queues grow with the jobs), one
+ * bounded to QMAX entries.
  *
  * Checks: the set's count of queued entries is what its groups hold, after
  * every job; with twice the jobs, the bounded set's peak of queued entries
@@ -40,6 +41,7 @@
 #define NJOBS		60000
 #define SPACING		50000ULL	/* ns between two submissions: 3 s in all */
 #define QMAX		256
+#define UNBOUNDED	(1u << 20)	/* above the test's 124 470 entries queued at most */
 
 struct tj {
 	uint64_t	q, run, start, done;
@@ -247,7 +249,7 @@ static void names(void)
 
 /*
  * @n jobs, one submission every SPACING ns by a random process, overlapping,
- * fed in done order to a set with the default bound and one with QMAX:
+ * fed in done order to a set bounded to UNBOUNDED and one to QMAX:
  * their peaks of queued entries into @peak; with @check, the two sets'
  * results compared
  */
@@ -260,6 +262,7 @@ static void run(size_t n, size_t peak[2], bool check)
 
 	assert_non_null(s[0]);
 	assert_non_null(s[1]);
+	gpulat__stats_set_queued_max(s[0], UNBOUNDED);
 	gpulat__stats_set_queued_max(s[1], QMAX);
 	for (i = 0; i < n; i++) {
 		struct gpulat_job j = mkjob(&jobs[i], i);
