@@ -596,6 +596,15 @@ void gpulat__qacc_summary(struct gpulat__qacc *q, struct gpulat_summary *s)
 			r[i] = q->mode == GPULAT_QM_COARSE ? coarse_rank(q, ps[i]) :
 							     hist_rank(q, ps[i]);
 		s->stddev = sqrt(q->wm2 / (double)q->n);
+		/*
+		 * every value the same (the dep_wait of jobs without
+		 * dependencies): each quantile is that value, exactly
+		 */
+		if (q->min == q->max) {
+			for (i = 0; i < 4; i++)
+				r[i] = q->min;
+			s->exact = true;
+		}
 	} else {
 		/*
 		 * A full sort rather than a selection of the four ranks: the

@@ -1171,13 +1171,20 @@ static inline uint32_t qacc_exact_cap(const struct gpulat__qacc *q)
  * held GPULAT_FINE_FROM values when it was spent: at most
  * GPULAT_EXACT_BUDGET / GPULAT_FINE_FROM of them.
  */
-static int qacc_add_full(struct gpulat_stats *s, struct gpulat__qacc *q, uint64_t v, uint64_t at,
-			 int cpu, uint64_t seq)
+static int qacc_add_full(struct gpulat_stats *s, struct gpulat__qacc *q, bool owner, uint64_t v,
+			 uint64_t at, int cpu, uint64_t seq)
 {
 	uint32_t cap = q->cap;
 	int ret;
 
+	/*
+	 * Rings and devices are few whatever the trace's length: below
+	 * GPULAT_FINE_FROM their arrays keep growing past the budget (exact), so
+	 * only process and client metrics, 10^4 of them on a fleet trace, ever
+	 * go coarse.
+	 */
 	if (q->nv >= GPULAT_EXACT_KEEP && q->nv < GPULAT_EXACT_MAX &&
+	    (owner || q->nv >= GPULAT_FINE_FROM) &&
 	    (s->exact_spent || s->exact_slots + q->cap > GPULAT_EXACT_BUDGET)) {
 		s->exact_spent = true;
 		if (q->nv >= GPULAT_FINE_FROM)
@@ -1199,7 +1206,7 @@ static int qacc_add_full(struct gpulat_stats *s, struct gpulat__qacc *q, uint64_
  * the budget is asked only where an exact array is full, so a value with room
  * costs what gpulat__qacc_add() does (the repeated nv < cap folds into its own)
  */
-static inline int qacc_add_all(struct gpulat_stats *s, struct gpulat__qacc *q,
+static inline int qacc_add_all(struct gpulat_stats *s, struct gpulat__qacc *q, bool owner,
 			       const uint64_t *val, uint64_t at, int cpu, uint64_t seq)
 {
 	int m, ret = 0;
@@ -1210,7 +1217,7 @@ static inline int qacc_add_all(struct gpulat_stats *s, struct gpulat__qacc *q,
 		if (q[m].nv < q[m].cap || gpulat__qmode_hist(q[m].mode))
 			ret |= gpulat__qacc_add(&q[m], val[m], at, cpu, seq);
 		else
-			ret |= qacc_add_full(s, &q[m], val[m], at, cpu, seq);
+			ret |= qacc_add_full(s, &q[m], owner, val[m], at, cpu, seq);
 	}
 	return ret;
 }
@@ -1297,7 +1304,9 @@ static int group_values(struct gpulat_stats *s, struct grp *g, const uint64_t *v
 	if (!g->q && g->nrows == ROWS_MAX && rows_to_qacc(s, g))
 		return -ENOMEM;
 	if (g->q)
-		return qacc_add_all(s, g->q, val, at, at_cpu, seq);
+		return qacc_add_all(s, g->q, g->g.kind == GPULAT_G_PROCESS ||
+					     g->g.kind == GPULAT_G_CLIENT,
+				    val, at, at_cpu, seq);
 	if (g->nrows == g->caprows) {
 		uint32_t cap = g->caprows ? g->caprows * 2 : ROWS_CAP0;
 

@@ -537,7 +537,10 @@ uint64_t gpulat_job_metric(const struct gpulat_job *job, enum gpulat_metric m);
  * needs room for more goes to a histogram: with GPULAT_FINE_FROM values or
  * more to that one, with fewer to a coarse one of GPULAT_COARSE_ERROR (16
  * buckets per power of two, 2-4 bytes per bucket used), for the rest of the
- * trace; one with fewer than GPULAT_EXACT_KEEP values always stays exact. So
+ * trace, if it is a process's or client's (a ring's or device's stays exact
+ * below GPULAT_FINE_FROM: they are few); one with fewer than
+ * GPULAT_EXACT_KEEP values always stays exact, and so does one whose values
+ * are all the same. So
  * the values of many small groups (10^4 processes) take memory bounded by
  * the buckets their values fill, not by the length of the trace. @exact is
  * false for either histogram: an approximate quantile is within
