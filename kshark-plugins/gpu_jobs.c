@@ -29,7 +29,7 @@
 #include "gpu_rings.h"
 
 /* Payload copies are kept in blocks of this size with their header: one huge page (gpu_mem.c). */
-#define GPUJOB_BLOCK_SIZE	(2u << 20)
+#define GPUJOB_BLOCK_SIZE (2u << 20)
 
 static void gpujob_free_blocks(struct plugin_gpujob_ctx *ctx);
 

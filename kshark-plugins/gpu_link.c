@@ -403,8 +403,7 @@ static bool gpujob_keys_insert(struct gpujob_job_key *k, size_t n, size_t max_mo
  * table was 12.5 MB of fresh pages on dense-1M, and first touches of fresh pages
  * (the kernel's clear_page) were about half of the plugin's CPU time in perf.
  */
-static void gpujob_jobs_permute(struct plugin_gpujob *jobs, struct gpujob_job_key *sorted,
-				size_t n)
+static void gpujob_jobs_permute(struct plugin_gpujob *jobs, struct gpujob_job_key *sorted, size_t n)
 {
 	struct plugin_gpujob spare;
 	size_t i, j, src;
@@ -415,7 +414,7 @@ static void gpujob_jobs_permute(struct plugin_gpujob *jobs, struct gpujob_job_ke
 		spare = jobs[i];
 		for (j = i; (src = sorted[j].idx) != i; j = src) {
 			jobs[j] = jobs[src];
-			sorted[j].idx = j;	/* in place */
+			sorted[j].idx = j; /* in place */
 		}
 		jobs[j] = spare;
 		sorted[j].idx = j;

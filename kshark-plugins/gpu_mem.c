@@ -31,7 +31,7 @@
 
 #include "gpu_mem.h"
 
-#define GPUJOB_HUGE	(2u << 20)
+#define GPUJOB_HUGE (2u << 20)
 
 #if defined(__SANITIZE_ADDRESS__)
 #define GPUJOB_MEM_ASAN 1
@@ -65,8 +65,8 @@ static void *mem_map(size_t len)
 	void *m;
 
 	/* over-map by 2 MiB and cut both ends: mmap() aligns to 4 KiB only */
-	m = mmap(NULL, len + GPUJOB_HUGE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m = mmap(NULL, len + GPUJOB_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		 0);
 	if (m == MAP_FAILED)
 		return NULL;
 	p = (uintptr_t)m;

@@ -201,14 +201,14 @@ enum gpulat__cap_kind {
 size_t gpulat__cap(enum gpulat__cap_kind k);
 
 #define GPULAT_QSUB		128	/* == 1 / GPULAT_REL_ERROR */
-#define GPULAT_CSUB		16	/* == 1 / GPULAT_COARSE_ERROR */
+#define GPULAT_CSUB		16 /* == 1 / GPULAT_COARSE_ERROR */
 
 /* what struct gpulat__qacc's one array holds */
 enum gpulat__qmode {
 	GPULAT_QM_V32 = 0,	/* exact values, all fitting in 32 bits (4.29 s) */
 	GPULAT_QM_V64,		/* exact values once one does not */
 	GPULAT_QM_HIST,		/* the log-linear histogram */
-	GPULAT_QM_COARSE,	/* the coarse one (stats.c: small groups past the budget) */
+	GPULAT_QM_COARSE, /* the coarse one (stats.c: small groups past the budget) */
 };
 
 /* either histogram: no exact values (nv == cap == 0) */
@@ -232,14 +232,14 @@ struct gpulat__qacc {
 		uint32_t *v32;		/* GPULAT_QM_V32 */
 		uint64_t *v;		/* GPULAT_QM_V64 */
 		uint64_t **hb;		/* GPULAT_QM_HIST: QSUB buckets per block */
-		uint16_t *c16;		/* GPULAT_QM_COARSE: quantile.c */
-		uint32_t *c32;		/* ... once wide */
+		uint16_t *c16; /* GPULAT_QM_COARSE: quantile.c */
+		uint32_t *c32; /* ... once wide */
 	};
 	int		max_cpu;
 	/* exact values; 0 in the fine histogram; the coarse one's entries */
-	uint32_t	nv, cap;
+	uint32_t nv, cap;
 	uint8_t		mode;		/* enum gpulat__qmode */
-	uint8_t		wide;		/* coarse: 32-bit entries (c32) */
+	uint8_t wide; /* coarse: 32-bit entries (c32) */
 };
 
 void gpulat__qacc_init(struct gpulat__qacc *q);

@@ -39,10 +39,10 @@
 #define QSHIFT	7			/* log2(GPULAT_QSUB) */
 #define NEXP	(64 - QSHIFT - 1)	/* exponents QSHIFT+1 .. 63 */
 
-#define CSHIFT	4			/* log2(GPULAT_CSUB) */
-#define CN_BITS	6			/* a narrow coarse entry: bucket << CN_BITS | count */
+#define CSHIFT	4 /* log2(GPULAT_CSUB) */
+#define CN_BITS 6 /* a narrow coarse entry: bucket << CN_BITS | count */
 #define CN_MAX	((1u << CN_BITS) - 1)
-#define CW_BITS	22			/* a wide one: bucket << CW_BITS | count */
+#define CW_BITS 22 /* a wide one: bucket << CW_BITS | count */
 #define CW_MAX	((1u << CW_BITS) - 1)
 
 /* every coarse bucket fits either entry's upper bits */
@@ -84,7 +84,7 @@ static uint32_t cbucket(uint64_t v)
 
 	if (v < 2 * GPULAT_CSUB)
 		return (uint32_t)v;
-	e = 63 - __builtin_clzll(v);			/* >= CSHIFT + 1 */
+	e = 63 - __builtin_clzll(v); /* >= CSHIFT + 1 */
 	return 2 * GPULAT_CSUB + (e - CSHIFT - 1) * GPULAT_CSUB +
 	       (uint32_t)((v >> (e - CSHIFT)) & (GPULAT_CSUB - 1));
 }
@@ -675,8 +675,8 @@ void gpulat__qacc_hist(const struct gpulat__qacc *q, struct gpulat_hist *h)
 	/* a coarse bucket, too, lies within one power of two */
 	if (q->mode == GPULAT_QM_COARSE) {
 		for (i = 0; i < q->nv; i++)
-			h->bucket[gpulat__hist_bucket(cbucket_low(ce_bucket(q, i)))] +=
-				ce_count(q, i);
+			h->bucket[gpulat__hist_bucket(cbucket_low(ce_bucket(q, i)))] += ce_count(q,
+												 i);
 		return;
 	}
 	for (b = 0; b < nb; b += GPULAT_QSUB) {

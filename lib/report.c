@@ -158,7 +158,8 @@ const char *gpulat_quantile_mark(const struct gpulat_summary *s)
  */
 char *gpulat_quantile_legend(char *buf, size_t len)
 {
-	snprintf(buf, len, "~ quantile from the histogram, within %.1f%% of the exact value "
+	snprintf(buf, len,
+		 "~ quantile from the histogram, within %.1f%% of the exact value "
 		 "(%.1f%% past the memory budget)",
 		 100.0 * GPULAT_REL_ERROR, 100.0 * GPULAT_COARSE_ERROR);
 	return buf;

@@ -256,7 +256,7 @@ struct gpulat_stats {
 	uint64_t		groups_dropped[GPULAT_G__COUNT];	/* keys sent there */
 	/* exact-value slots of all groups' accumulators, against GPULAT_EXACT_BUDGET */
 	size_t			exact_slots;
-	bool			exact_spent;	/* once, for good (qacc_add_full()) */
+	bool exact_spent; /* once, for good (qacc_add_full()) */
 	/* all groups' queued rq entries (grp.nq) and when to sweep them all */
 	size_t			queued, queued_max, queued_peak;
 	size_t			queued_floor;	/* QUEUED_MAX, or a test's */
@@ -1304,8 +1304,8 @@ static int group_values(struct gpulat_stats *s, struct grp *g, const uint64_t *v
 	if (!g->q && g->nrows == ROWS_MAX && rows_to_qacc(s, g))
 		return -ENOMEM;
 	if (g->q)
-		return qacc_add_all(s, g->q, g->g.kind == GPULAT_G_PROCESS ||
-					     g->g.kind == GPULAT_G_CLIENT,
+		return qacc_add_all(s, g->q,
+				    g->g.kind == GPULAT_G_PROCESS || g->g.kind == GPULAT_G_CLIENT,
 				    val, at, at_cpu, seq);
 	if (g->nrows == g->caprows) {
 		uint32_t cap = g->caprows ? g->caprows * 2 : ROWS_CAP0;

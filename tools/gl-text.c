@@ -371,8 +371,8 @@ static int print_rings(const struct gl_run *r, FILE *out)
 /* per-process and per-client tables share their columns */
 /* a group of the owner table: its index and job count, for the ranking */
 struct owner_rank {
-	size_t		idx;
-	uint64_t	jobs;
+	size_t idx;
+	uint64_t jobs;
 };
 
 static int owner_cmp(const void *a, const void *b)
@@ -384,8 +384,7 @@ static int owner_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static void owner_row(struct gl_table *t, const struct gpulat_group *g,
-		      enum gpulat_group_kind kind)
+static void owner_row(struct gl_table *t, const struct gpulat_group *g, enum gpulat_group_kind kind)
 {
 	const struct gpulat_summary *w = &g->m[GPULAT_M_WAIT];
 	const struct gpulat_summary *s = &g->m[GPULAT_M_TOTAL];
@@ -458,9 +457,10 @@ static int print_owners(const struct gl_run *r, FILE *out, enum gpulat_group_kin
 			fprintf(out, "  the %zu with the most jobs, most first\n", shown);
 		ret = gl_table_print(&t, out, "  ");
 		if (!ret && shown < rows)
-			fprintf(out, "  ... %zu more %s (--owners 0 lists every one; so do --json "
-				"and --csv)\n", rows - shown,
-				kind == GPULAT_G_CLIENT ? "clients" : "processes");
+			fprintf(out,
+				"  ... %zu more %s (--owners 0 lists every one; so do --json "
+				"and --csv)\n",
+				rows - shown, kind == GPULAT_G_CLIENT ? "clients" : "processes");
 	}
 	gl_table_free(&t);
 	free(rank);

@@ -50,7 +50,7 @@ struct gpulat_diag;
  * trace of 10^4 processes printed 20 k rows no one reads; --json and --csv
  * keep every group.
  */
-#define GL_OWNERS_DEFAULT	20
+#define GL_OWNERS_DEFAULT 20
 
 enum gl_format {
 	GL_FMT_TEXT = 0,
@@ -87,7 +87,7 @@ struct gl_opts {
 	size_t		ngates;
 	enum gl_format	format;
 	unsigned int	top;		/* --top */
-	unsigned int	owners;		/* --owners: rows of the text process/client tables, 0 = all */
+	unsigned int owners; /* --owners: rows of the text process/client tables, 0 = all */
 	bool		hist;
 	bool		jobs;		/* --jobs */
 	bool		quiet;		/* no warnings */

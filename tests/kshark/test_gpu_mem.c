@@ -22,7 +22,11 @@
 
 static int failures;
 
-#define FAIL(...) do { fprintf(stderr, "FAIL: " __VA_ARGS__); failures++; } while (0)
+#define FAIL(...)                                      \
+	do {                                           \
+		fprintf(stderr, "FAIL: " __VA_ARGS__); \
+		failures++;                            \
+	} while (0)
 
 /* the VmFlags line of the map holding @p, or "" */
 static void vm_flags(const void *p, char *out, size_t len)
@@ -37,7 +41,8 @@ static void vm_flags(const void *p, char *out, size_t len)
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long lo, hi;
 
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
 			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
 			continue;
 		}
@@ -142,8 +147,8 @@ int main(void)
 	gpujob_mem_free(NULL, 0);
 	if (failures)
 		return 1;
-	printf("gpu_mem: zero fill, grow%s ok\n",
-	       !mapped ? " (malloc()ed under a memory checker)" :
-	       thp ? ", alignment, huge page advice" : ", alignment (no THP)");
+	printf("gpu_mem: zero fill, grow%s ok\n", !mapped ? " (malloc()ed under a memory checker)" :
+						  thp	  ? ", alignment, huge page advice" :
+							    ", alignment (no THP)");
 	return 0;
 }

@@ -267,7 +267,8 @@ static void test_budget(void **state)
 				 */
 				if (mid_group(g))
 					assert_int_equal(mode, k == GPULAT_G_PROCESS ?
-							 GPULAT_QM_COARSE : GPULAT_QM_HIST);
+								       GPULAT_QM_COARSE :
+								       GPULAT_QM_HIST);
 				for (p = 0; p < 4; p++) {
 					uint64_t want = rank(v, nv, ppm[p]);
 
@@ -276,17 +277,19 @@ static void test_budget(void **state)
 						continue;
 					}
 					/* (b) the bucket's lower bound: at most 1/128 (1/16) below */
-					if (got[p] > want || (double)(want - got[p]) > err * (double)want)
+					if (got[p] > want ||
+					    (double)(want - got[p]) > err * (double)want)
 						fail_msg("kind %d group %zu metric %d p%d: %" PRIu64
-							 " for %" PRIu64 " (mode %d)", k, gi, m, p,
-							 got[p], want, mode);
+							 " for %" PRIu64 " (mode %d)",
+							 k, gi, m, p, got[p], want, mode);
 				}
 			}
 		}
 	/* the budget both kept and converted metrics between KEEP and MAX values */
 	print_message("%zu metrics (%zu under %d values), %zu past %d exact, %zu converted, "
-		      "%zu coarse; %zu exact slots at the end\n", nmetrics, nsmall,
-		      GPULAT_EXACT_KEEP, kept_big, GPULAT_FINE_FROM, conv, ncoarse, counted);
+		      "%zu coarse; %zu exact slots at the end\n",
+		      nmetrics, nsmall, GPULAT_EXACT_KEEP, kept_big, GPULAT_FINE_FROM, conv,
+		      ncoarse, counted);
 	assert_true(kept_big > 0);
 	assert_true(conv > 0);
 	/* the mid processes, at least (rings and devices never) */

@@ -35,19 +35,19 @@
 #include "gpulat-report.h"
 #include "test-util.h"
 
-#define NONE		GPULAT_NONE
-#define NMANY		1024
-#define ROUNDS		1200
-#define NTINY		32
-#define TINY_JOBS	10
-#define NBIG		2
-#define BIG_JOBS	2048
-#define BIG_MORE	100
-#define BIG_AT		200
-#define NRINGS		4
-#define NPROC		(NMANY + NTINY + NBIG)
-#define MAXV		(BIG_JOBS + BIG_MORE)	/* values of one process at most */
-#define NMET		4	/* wait, hw_queue, exec, total: dep_wait none */
+#define NONE	  GPULAT_NONE
+#define NMANY	  1024
+#define ROUNDS	  1200
+#define NTINY	  32
+#define TINY_JOBS 10
+#define NBIG	  2
+#define BIG_JOBS  2048
+#define BIG_MORE  100
+#define BIG_AT	  200
+#define NRINGS	  4
+#define NPROC	  (NMANY + NTINY + NBIG)
+#define MAXV	  (BIG_JOBS + BIG_MORE) /* values of one process at most */
+#define NMET	  4 /* wait, hw_queue, exec, total: dep_wait none */
 
 static const int mets[NMET] = { GPULAT_M_WAIT, GPULAT_M_HW_QUEUE, GPULAT_M_EXEC, GPULAT_M_TOTAL };
 static char comms[NPROC][16], rings[NRINGS][16];
@@ -222,8 +222,8 @@ static void test_coarse(void **state)
 			bytes_quarter = gpulat__stats_value_bytes(s);
 	}
 	bytes_end = gpulat__stats_value_bytes(s);
-	print_message("value bytes after %d rounds %zu, after %d %zu\n", ROUNDS / 4,
-		      bytes_quarter, ROUNDS, bytes_end);
+	print_message("value bytes after %d rounds %zu, after %d %zu\n", ROUNDS / 4, bytes_quarter,
+		      ROUNDS, bytes_end);
 	/* four times the values, at most twice the memory (exact arrays: ~4x) */
 	if (bytes_end > 2 * bytes_quarter)
 		fail_msg("value bytes grew %zu -> %zu from %d to %d rounds", bytes_quarter,
@@ -273,9 +273,11 @@ static void test_coarse(void **state)
 static void test_coarse_counts(void **state)
 {
 	/* value, how many: in the order added, 100 first to stay exact */
-	static const struct { uint64_t v, n; } runs[] = {
-		{ 100, 16 }, { 5000, 70 }, { 70000, (1u << 22) + 5 }, { 3, 2 }, { 900000, 50 },
-		{ 100, 1 },
+	static const struct {
+		uint64_t v, n;
+	} runs[] = {
+		{ 100, 16 }, { 5000, 70 },   { 70000, (1u << 22) + 5 },
+		{ 3, 2 },    { 900000, 50 }, { 100, 1 },
 	};
 	struct gpulat__qacc q;
 	struct gpulat_summary sm;

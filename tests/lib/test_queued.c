@@ -41,7 +41,7 @@
 #define NJOBS		60000
 #define SPACING		50000ULL	/* ns between two submissions: 3 s in all */
 #define QMAX		256
-#define UNBOUNDED	(1u << 20)	/* above the test's 124 470 entries queued at most */
+#define UNBOUNDED	(1u << 20) /* above the test's 124 470 entries queued at most */
 
 struct tj {
 	uint64_t	q, run, start, done;
