@@ -45,6 +45,9 @@
 #define CW_BITS 22 /* a wide one: bucket << CW_BITS | count */
 #define CW_MAX	((1u << CW_BITS) - 1)
 
+_Static_assert((1u << QSHIFT) == GPULAT_QSUB && (1u << CSHIFT) == GPULAT_CSUB,
+	       "the shifts are the sub-bucket counts");
+
 /* every coarse bucket fits either entry's upper bits */
 _Static_assert(2 * GPULAT_CSUB + (64 - CSHIFT - 1) * GPULAT_CSUB <= (1u << (16 - CN_BITS)),
 	       "coarse buckets overflow an entry");
@@ -54,51 +57,54 @@ size_t gpulat__qbuckets(void)
 	return 2 * GPULAT_QSUB + (size_t)NEXP * GPULAT_QSUB;
 }
 
-size_t gpulat__qbucket(uint64_t v)
+/*
+ * The log-linear bucket of @v with 2^@shift sub-buckets per power of two:
+ * values below 2^(shift + 1) have a bucket each, then each power of two is
+ * cut in 2^shift equal parts. The fine histogram has shift QSHIFT, the
+ * coarse one CSHIFT.
+ */
+static inline size_t loglin_bucket(uint64_t v, unsigned int shift)
 {
+	size_t sub = (size_t)1 << shift;
 	unsigned int e;
 
-	if (v < 2 * GPULAT_QSUB)
+	if (v < 2 * sub)
 		return v;
-	e = 63 - __builtin_clzll(v);			/* >= QSHIFT + 1 */
-	return 2 * GPULAT_QSUB + (size_t)(e - QSHIFT - 1) * GPULAT_QSUB +
-	       ((v >> (e - QSHIFT)) & (GPULAT_QSUB - 1));
+	e = 63 - __builtin_clzll(v); /* >= shift + 1 */
+	return 2 * sub + (size_t)(e - shift - 1) * sub + ((v >> (e - shift)) & (sub - 1));
+}
+
+/* the lowest value of loglin_bucket() @b */
+static inline uint64_t loglin_low(size_t b, unsigned int shift)
+{
+	size_t sub = (size_t)1 << shift, e;
+
+	if (b < 2 * sub)
+		return b;
+	b -= 2 * sub;
+	e = b / sub + shift + 1;
+	return (1ULL << e) + ((uint64_t)(b % sub) << (e - shift));
+}
+
+size_t gpulat__qbucket(uint64_t v)
+{
+	return loglin_bucket(v, QSHIFT);
 }
 
 uint64_t gpulat__qbucket_low(size_t b)
 {
-	size_t e, sub;
-
-	if (b < 2 * GPULAT_QSUB)
-		return b;
-	b -= 2 * GPULAT_QSUB;
-	e = b / GPULAT_QSUB + QSHIFT + 1;
-	sub = b % GPULAT_QSUB;
-	return (1ULL << e) + ((uint64_t)sub << (e - QSHIFT));
+	return loglin_low(b, QSHIFT);
 }
 
-/* the coarse bucket of @v: as gpulat__qbucket() with GPULAT_CSUB per power of two */
+/* the coarse bucket of @v: GPULAT_CSUB per power of two */
 static uint32_t cbucket(uint64_t v)
 {
-	unsigned int e;
-
-	if (v < 2 * GPULAT_CSUB)
-		return (uint32_t)v;
-	e = 63 - __builtin_clzll(v); /* >= CSHIFT + 1 */
-	return 2 * GPULAT_CSUB + (e - CSHIFT - 1) * GPULAT_CSUB +
-	       (uint32_t)((v >> (e - CSHIFT)) & (GPULAT_CSUB - 1));
+	return (uint32_t)loglin_bucket(v, CSHIFT);
 }
 
 static uint64_t cbucket_low(uint32_t b)
 {
-	unsigned int e, sub;
-
-	if (b < 2 * GPULAT_CSUB)
-		return b;
-	b -= 2 * GPULAT_CSUB;
-	e = b / GPULAT_CSUB + CSHIFT + 1;
-	sub = b % GPULAT_CSUB;
-	return (1ULL << e) + ((uint64_t)sub << (e - CSHIFT));
+	return loglin_low(b, CSHIFT);
 }
 
 /* ceil(p * n) computed exactly with p in parts per million */

@@ -653,6 +653,12 @@ void gpulat__stats_queue_len(const struct gpulat_stats *s, size_t *peak, size_t 
 			*held += grp_queued(s->list[k].v[i]);
 }
 
+/* @q's exact-value slots: its cap, which in coarse mode counts entries */
+static inline uint32_t qacc_exact_cap(const struct gpulat__qacc *q)
+{
+	return gpulat__qmode_hist(q->mode) ? 0 : q->cap;
+}
+
 void gpulat__stats_exact_slots(const struct gpulat_stats *s, size_t *counted, size_t *held,
 			       size_t *big)
 {
@@ -666,7 +672,7 @@ void gpulat__stats_exact_slots(const struct gpulat_stats *s, size_t *counted, si
 			const struct grp *g = s->list[k].v[i];
 
 			for (m = 0; g->q && m < GPULAT_M__COUNT; m++) {
-				uint32_t cap = gpulat__qmode_hist(g->q[m].mode) ? 0 : g->q[m].cap;
+				uint32_t cap = qacc_exact_cap(&g->q[m]);
 
 				*held += cap;
 				if (cap > GPULAT_EXACT_KEEP)
@@ -1142,12 +1148,6 @@ static struct grp *new_group(enum gpulat_group_kind k)
 	return g;
 }
 
-/* @q's exact-value slots: its cap, which in coarse mode counts entries */
-static inline uint32_t qacc_exact_cap(const struct gpulat__qacc *q)
-{
-	return gpulat__qmode_hist(q->mode) ? 0 : q->cap;
-}
-
 /*
  * One value into @q, whose exact array is full: the set's budget of exact
  * values (GPULAT_EXACT_BUDGET slots, counted as the arrays are allocated:
@@ -1157,8 +1157,10 @@ static inline uint32_t qacc_exact_cap(const struct gpulat__qacc *q)
  * now rather than at GPULAT_EXACT_MAX (quantiles marked approximate): with
  * GPULAT_FINE_FROM values or more to the fine one (GPULAT_REL_ERROR, about
  * the memory of the array it replaces), with fewer to the coarse one
- * (GPULAT_COARSE_ERROR, 2-4 bytes a bucket filled). So the exact arrays past
- * GPULAT_EXACT_KEEP, all together, never hold more than the budget, and a
+ * (GPULAT_COARSE_ERROR, 2-4 bytes a bucket filled); a ring's or device's
+ * (@owner false) keeps growing up to GPULAT_FINE_FROM instead. So the exact
+ * arrays past GPULAT_EXACT_KEEP, all together, never hold more than the
+ * budget plus rings and devices times GPULAT_FINE_FROM, and a
  * set of 10^4 small groups keeps memory that stops growing with the trace
  * (shape-procs10k: their exact values grew ~70 MB from 5 M to 50 M events).
  * A metric stays coarse for good: its old values are binned at 1/16.
