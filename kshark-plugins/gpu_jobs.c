@@ -28,9 +28,6 @@
 #include "gpu_mem.h"
 #include "gpu_rings.h"
 
-/* Payload copies are kept in blocks of this size with their header: one huge page (gpu_mem.c). */
-#define GPUJOB_BLOCK_SIZE (2u << 20)
-
 static void gpujob_free_blocks(struct plugin_gpujob_ctx *ctx);
 
 static void gpujob_free_context(struct plugin_gpujob_ctx *ctx)
@@ -83,13 +80,13 @@ static void gpujob_free_blocks(struct plugin_gpujob_ctx *ctx)
 /* a new block for at least @room bytes (NULL: out of memory) */
 static struct gpujob_block *gpujob_new_block(struct plugin_gpujob_ctx *ctx, size_t room)
 {
-	size_t cap = GPUJOB_BLOCK_SIZE - sizeof(struct gpujob_block);
+	/* a block with its header is one huge page, or what @room needs */
+	size_t cap = GPUJOB_MEM_HUGE - sizeof(struct gpujob_block);
 	struct gpujob_block *b;
 
 	if (room > cap)
 		cap = room;
 	b = gpujob_mem_alloc(sizeof(*b) + cap);
-
 	if (!b)
 		return NULL;
 	b->used = 0;
@@ -141,7 +138,7 @@ static bool gpujob_collect_slow(struct plugin_gpujob_ctx *ctx)
 	if (ctx->n_ents < ctx->cap_ents)
 		return true;
 	/* the first map is one huge page (gpu_mem.c) */
-	cap = ctx->cap_ents ? ctx->cap_ents * 2 : GPUJOB_BLOCK_SIZE / sizeof(*tmp);
+	cap = ctx->cap_ents ? ctx->cap_ents * 2 : GPUJOB_MEM_HUGE / sizeof(*tmp);
 	tmp = gpujob_mem_grow(ctx->ents, ctx->cap_ents * sizeof(*tmp), cap * sizeof(*tmp));
 	if (!tmp) {
 		ctx->collect_failed = true;

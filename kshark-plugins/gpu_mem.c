@@ -31,8 +31,6 @@
 
 #include "gpu_mem.h"
 
-#define GPUJOB_HUGE (2u << 20)
-
 #if defined(__SANITIZE_ADDRESS__)
 #define GPUJOB_MEM_ASAN 1
 #elif defined(__has_feature)
@@ -55,7 +53,7 @@ static bool mem_checked(void)
 
 static size_t mem_round(size_t size)
 {
-	return (size + GPUJOB_HUGE - 1) & ~(size_t)(GPUJOB_HUGE - 1);
+	return (size + GPUJOB_MEM_HUGE - 1) & ~(size_t)(GPUJOB_MEM_HUGE - 1);
 }
 
 /* @len bytes (a multiple of 2 MiB) at a 2 MiB boundary, huge pages advised */
@@ -65,16 +63,16 @@ static void *mem_map(size_t len)
 	void *m;
 
 	/* over-map by 2 MiB and cut both ends: mmap() aligns to 4 KiB only */
-	m = mmap(NULL, len + GPUJOB_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		 0);
+	m = mmap(NULL, len + GPUJOB_MEM_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
 	if (m == MAP_FAILED)
 		return NULL;
 	p = (uintptr_t)m;
-	a = (p + GPUJOB_HUGE - 1) & ~(uintptr_t)(GPUJOB_HUGE - 1);
+	a = (p + GPUJOB_MEM_HUGE - 1) & ~(uintptr_t)(GPUJOB_MEM_HUGE - 1);
 	if (a > p)
 		munmap(m, a - p);
-	if (p + GPUJOB_HUGE > a)
-		munmap((void *)(a + len), p + GPUJOB_HUGE - a);
+	/* a < p + 2 MiB: there is always a tail */
+	munmap((void *)(a + len), p + GPUJOB_MEM_HUGE - a);
 	/* advice only: EINVAL where THP is compiled out, harmless */
 	madvise((void *)a, len, MADV_HUGEPAGE);
 	return (void *)a;
@@ -94,7 +92,7 @@ bool gpujob_mem_mapped(void)
  */
 void *gpujob_mem_alloc(size_t size)
 {
-	if (!size || size > SIZE_MAX - 2 * GPUJOB_HUGE) {
+	if (!size || size > SIZE_MAX - 2 * GPUJOB_MEM_HUGE) {
 		errno = ENOMEM;
 		return NULL;
 	}

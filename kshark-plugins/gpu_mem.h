@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* one transparent huge page: the maps' alignment and the unit they grow by */
+#define GPUJOB_MEM_HUGE (2u << 20)
+
 bool gpujob_mem_mapped(void);
 void *gpujob_mem_alloc(size_t size);
 void *gpujob_mem_grow(void *p, size_t old, size_t size);
