@@ -368,7 +368,6 @@ static int print_rings(const struct gl_run *r, FILE *out)
 	return ret;
 }
 
-/* per-process and per-client tables share their columns */
 /* a group of the owner table: its index and job count, for the ranking */
 struct owner_rank {
 	size_t idx;
@@ -384,6 +383,7 @@ static int owner_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* per-process and per-client tables share their columns */
 static void owner_row(struct gl_table *t, const struct gpulat_group *g, enum gpulat_group_kind kind)
 {
 	const struct gpulat_summary *w = &g->m[GPULAT_M_WAIT];

@@ -188,6 +188,19 @@ static int bad_opt(const char *opt, const char *val, const char *why)
 	return -1;
 }
 
+/* a decimal count of at most @max into *@v; false for anything else (empty, trailing text) */
+static bool count_arg(const char *arg, unsigned long long max, unsigned int *v)
+{
+	unsigned long long n;
+	char *end;
+
+	n = strtoull(arg, &end, 10);
+	if (!*arg || *end || n > max)
+		return false;
+	*v = (unsigned int)n;
+	return true;
+}
+
 static int add_file(struct gl_opts *o, const char *path)
 {
 	const char **tmp = realloc(o->files, (o->nfiles + 1) * sizeof(*tmp));
@@ -269,18 +282,14 @@ static int parse_args(struct gl_opts *o, int argc, char **argv, const char **out
 			o->hist = true;
 			break;
 		case OPT_TOP:
-			v = strtoull(optarg, &end, 10);
-			if (!*optarg || *end || v > 100000)
+			if (!count_arg(optarg, 100000, &o->top))
 				return bad_opt("--top", optarg, "expected a count (0-100000)");
-			o->top = (unsigned int)v;
-			o->stats.top_n = (unsigned int)v;
+			o->stats.top_n = o->top;
 			break;
 		case OPT_OWNERS:
-			v = strtoull(optarg, &end, 10);
-			if (!*optarg || *end || v > 100000000)
+			if (!count_arg(optarg, 100000000, &o->owners))
 				return bad_opt("--owners", optarg,
 					       "expected a count (0 = all, up to 100000000)");
-			o->owners = (unsigned int)v;
 			break;
 		case OPT_BY:
 			if (metric_by_name(optarg, &o->stats.worst_by) < 0)
